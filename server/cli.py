@@ -1,0 +1,250 @@
+"""`notillm-local` command line: serve, extract, parse-time, models, export, train-gate, eval, bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from .errors import NotillmError
+from .settings import EngineMode, ExtractorMode, Settings
+
+logger = logging.getLogger("notillm_local")
+
+
+def _now_arg(value: str | None) -> datetime:
+    if value is None:
+        return datetime.now().astimezone().replace(microsecond=0)
+    t = datetime.fromisoformat(value)
+    if t.tzinfo is None:
+        raise argparse.ArgumentTypeError("--now needs a UTC offset, e.g. 2026-08-14T21:30:00+09:00")
+    return t
+
+
+def _add_settings_flags(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("settings (each also NOTILLM_<NAME> in the environment)")
+    g.add_argument("--model-path", type=Path, help="a local GGUF instead of the shipped Gemma 3 270M")
+    g.add_argument("--adapter-path", type=Path, help="a LoRA adapter in GGUF")
+    g.add_argument("--use-adapter", action="store_true", default=None, help="apply the shipped adapter")
+    g.add_argument("--encoder-path", type=Path, help="directory of an ONNX sentence encoder")
+    g.add_argument("--extractor-mode", choices=[m.value for m in ExtractorMode])
+    g.add_argument("--engine", choices=[m.value for m in EngineMode])
+    g.add_argument("--offline", dest="offline", action="store_true", default=None)
+    g.add_argument("--no-offline", dest="offline", action="store_false")
+    g.add_argument("--threads", dest="n_threads", type=int)
+    g.add_argument("--cache-dir", type=Path)
+    g.add_argument("--apps-catalog", type=Path)
+    g.add_argument("--no-gate", dest="gate_enabled", action="store_false", default=None)
+
+
+_SETTING_KEYS = (
+    "model_path", "adapter_path", "use_adapter", "encoder_path", "extractor_mode", "engine",
+    "offline", "n_threads", "cache_dir", "apps_catalog", "gate_enabled", "host", "port",
+)
+
+
+def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
+    values = {k: getattr(args, k) for k in _SETTING_KEYS if getattr(args, k, None) is not None}
+    values.update({k: v for k, v in extra.items() if v is not None})
+    return Settings(**values)
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
+
+
+# --- commands -----------------------------------------------------------------------------
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .service import build_service
+
+    settings = _settings(args)
+    # Load before binding: a missing or corrupt model must fail the start, not the 1st request.
+    service = build_service(settings)
+    app = create_app(settings, service)
+    try:
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level.lower(),
+            timeout_graceful_shutdown=int(settings.request_deadline_s) + 5,
+        )
+    finally:
+        service.close()
+    return 0
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from .schemas import HandleRequest, InstalledApp
+    from .service import build_service
+
+    settings = _settings(args)
+    apps = None
+    if args.apps:
+        raw = json.loads(Path(args.apps).read_text(encoding="utf-8"))
+        apps = [InstalledApp(**a) for a in raw]
+    req = HandleRequest(
+        prompt=args.text,
+        currentTime=_now_arg(args.now),
+        pending=args.pending_original is not None,
+        pendingOriginal=args.pending_original,
+        installedApps=apps,
+    )
+    svc = build_service(settings)
+    try:
+        _print_json(svc.handle(req).model_dump(mode="json"))
+    finally:
+        svc.close()
+    return 0
+
+
+def cmd_parse_time(args: argparse.Namespace) -> int:
+    from .timeparse import parse_time
+
+    _print_json(parse_time(args.text, _now_arg(args.now)).to_json())
+    return 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from .model_store import status
+
+    settings = _settings(args)
+    rows = status(settings)
+    try:
+        from .embeddings import encoder_status
+
+        rows.extend(encoder_status(settings))
+    except ImportError:
+        pass
+    _print_json(rows)
+    return 0 if all(r.get("sha256_ok") is not False for r in rows) else 1
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .encoder_export import export_encoder
+
+    settings = _settings(args)
+    target = args.out or (settings.encoder_path or settings.cache_dir / "encoder")
+    path = export_encoder(Path(target), progress=True)
+    print(f"encoder written to {path}")
+    return 0
+
+
+def cmd_train_gate(args: argparse.Namespace) -> int:
+    from .embeddings import OnnxSentenceEncoder, ensure_encoder
+    from .gate import DEFAULT_GATE_PATH, DEFAULT_TRAIN_PATH, train_gate
+
+    settings = _settings(args)
+    encoder = OnnxSentenceEncoder(ensure_encoder(settings, progress=True), threads=settings.n_threads)
+    metrics = train_gate(encoder, args.train or DEFAULT_TRAIN_PATH, args.out or DEFAULT_GATE_PATH)
+    _print_json(metrics)
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from .evaluation import run_eval
+
+    settings = _settings(args, engine=args.engine, offline=args.offline_flag)
+    report = run_eval(Path(args.dataset), args.engine, settings, Path(args.out),
+                      offline=settings.offline, progress=True)
+    summary = {k: report[k] for k in ("accuracy", "route_accuracy", "latency_ms") if k in report}
+    _print_json(summary or report)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .evaluation import run_bench
+
+    settings = _settings(args)
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    report = run_bench(Path(args.dataset), engines, settings, Path(args.out))
+    _print_json(report.get("table", report))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="notillm-local", description=__doc__)
+    p.add_argument("-v", "--verbose", action="store_true")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("serve", help="run the HTTP service")
+    s.add_argument("--host")
+    s.add_argument("--port", type=int)
+    _add_settings_flags(s)
+    s.set_defaults(func=cmd_serve)
+
+    e = sub.add_parser("extract", help="answer one sentence and print the contract JSON")
+    e.add_argument("text")
+    e.add_argument("--now", help="currentTime, ISO 8601 with offset (default: now)")
+    e.add_argument("--apps", help="installed apps JSON file [{name, packageName}]")
+    e.add_argument("--pending-original", help="the earlier command this turn answers")
+    _add_settings_flags(e)
+    e.set_defaults(func=cmd_extract)
+
+    t = sub.add_parser("parse-time", help="print what the time module reads from a sentence")
+    t.add_argument("text")
+    t.add_argument("--now")
+    t.set_defaults(func=cmd_parse_time)
+
+    m = sub.add_parser("models", help="each model, where it is, whether its sha256 matches")
+    _add_settings_flags(m)
+    m.set_defaults(func=cmd_models)
+
+    x = sub.add_parser("export", help="export the sentence encoder to int8 ONNX (needs [export])")
+    x.add_argument("--out", type=Path)
+    _add_settings_flags(x)
+    x.set_defaults(func=cmd_export)
+
+    g = sub.add_parser("train-gate", help="retrain the chitchat gate on the labelled file")
+    g.add_argument("--train", type=Path)
+    g.add_argument("--out", type=Path)
+    _add_settings_flags(g)
+    g.set_defaults(func=cmd_train_gate)
+
+    v = sub.add_parser("eval", help="score an engine on a JSONL evaluation file")
+    v.add_argument("--dataset", required=True)
+    v.add_argument("--engine", default="local", choices=[m.value for m in EngineMode])
+    v.add_argument("--offline", dest="offline_flag", action="store_true", default=None)
+    v.add_argument("--out", default="reports/eval")
+    _add_settings_flags(v)
+    v.set_defaults(func=cmd_eval)
+
+    b = sub.add_parser("bench", help="latency/accuracy comparison of engines side by side")
+    b.add_argument("--engines", default="local")
+    b.add_argument("--dataset", required=True)
+    b.add_argument("--out", default="reports/bench")
+    _add_settings_flags(b)
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        return int(args.func(args))
+    except ValidationError as exc:
+        print(f"notillm-local: invalid settings or input:\n{exc}", file=sys.stderr)
+        return 2
+    except NotillmError as exc:
+        print(f"notillm-local: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

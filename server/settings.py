@@ -1,0 +1,117 @@
+"""Every setting of the service in one place: env NOTILLM_*, CLI flags, defaults, bounds."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# The package is installed editable from the repo; data folders sit beside server/.
+REPO_ROOT = Path(__file__).resolve().parent.parent
+MODELS_DIR = REPO_ROOT / "models"
+GRAMMARS_DIR = REPO_ROOT / "grammars"
+DEFAULT_APPS_CATALOG = MODELS_DIR / "apps_galaxy_ko.json"
+DEFAULT_CACHE_DIR = Path.home() / ".cache" / "notillm-local"
+
+
+class EngineMode(str, Enum):
+    LOCAL = "local"
+    HYBRID = "hybrid"
+    HOSTED = "hosted"
+
+
+class ExtractorMode(str, Enum):
+    AUTO = "auto"  # code fills what it is sure of; the model decides only the unsure slots
+    MODEL = "model"  # the model decides every slot (grammar-held); code still does time
+    RULES = "rules"  # never call the model; code's best reading (for comparison runs)
+
+
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="NOTILLM_", env_file=None, extra="ignore", validate_default=True
+    )
+
+    # --- serving ---
+    host: str = Field("127.0.0.1", description="Bind address; non-loopback needs api_token.")
+    port: int = Field(8765, ge=1, le=65535, description="TCP port of the HTTP service.")
+    api_token: SecretStr | None = Field(
+        None, description="Bearer token required on every request when set (and off loopback)."
+    )
+    log_level: str = Field("INFO", description="Python logging level.")
+    privacy: bool = Field(True, description="Never log prompt text.")
+
+    # --- engines ---
+    engine: EngineMode = Field(
+        EngineMode.LOCAL, description="local, hybrid (hosted only when local fails), or hosted."
+    )
+    offline: bool = Field(
+        True,
+        description="Privacy mode: the hosted client is never constructed; only loopback is used.",
+    )
+    extractor_mode: ExtractorMode = Field(
+        ExtractorMode.AUTO, description="How slots are decided: auto, model or rules."
+    )
+
+    # --- local model ---
+    cache_dir: Path = Field(DEFAULT_CACHE_DIR, description="Where assembled/exported models live.")
+    model_path: Path | None = Field(
+        None, description="A local GGUF file; default: Gemma 3 270M Q4_K_M from its PyPI package."
+    )
+    adapter_path: Path | None = Field(None, description="A LoRA adapter in GGUF to apply.")
+    use_adapter: bool = Field(False, description="Apply the shipped LoRA adapter if present.")
+    n_threads: int = Field(2, ge=1, le=64, description="CPU threads for the local model.")
+    n_ctx: int = Field(1024, ge=256, le=8192, description="Context length of the local model.")
+    max_new_tokens: int = Field(48, ge=4, le=256, description="Cap on generated tokens per call.")
+    verify_model_hash: bool = Field(
+        True, description="Check the GGUF's sha256 against the catalog on load."
+    )
+
+    # --- encoder / gate ---
+    encoder_path: Path | None = Field(
+        None, description="Directory of the ONNX sentence encoder; default: exported into cache."
+    )
+    gate_path: Path | None = Field(None, description="The trained chitchat gate (joblib).")
+    gate_enabled: bool = Field(True, description="Reject chitchat before any model call.")
+    embeddings_enabled: bool = Field(
+        True,
+        description="Load the ONNX encoder (gate + embedding app matcher); off = alias table only.",
+    )
+
+    # --- apps ---
+    apps_catalog: Path = Field(
+        DEFAULT_APPS_CATALOG, description="Default installed-app catalog when a request has none."
+    )
+
+    # --- hosted fallback ---
+    hosted_base_url: str | None = Field(None, description="OpenAI-compatible base URL.")
+    hosted_model: str = Field("gpt-4o", description="Hosted model name.")
+    hosted_api_key: SecretStr | None = Field(None, description="Hosted API key.")
+    hosted_timeout_s: float = Field(8.0, gt=0, le=120, description="Hosted call timeout.")
+
+    # --- load control ---
+    request_deadline_s: float = Field(
+        20.0, gt=0, le=300, description="Every request is answered within this time."
+    )
+    queue_size: int = Field(16, ge=1, le=1024, description="Requests waiting for the model.")
+
+    @model_validator(mode="after")
+    def _check(self) -> Settings:
+        if self.host not in LOOPBACK_HOSTS and self.api_token is None:
+            raise ValueError(
+                "binding to a non-loopback address requires NOTILLM_API_TOKEN (api_token)"
+            )
+        if self.engine is not EngineMode.LOCAL and self.offline:
+            raise ValueError(
+                f"engine={self.engine.value} needs the hosted API; set offline=false "
+                "(NOTILLM_OFFLINE=false) to allow it"
+            )
+        return self
+
+    @property
+    def hosted_allowed(self) -> bool:
+        return not self.offline and self.engine is not EngineMode.LOCAL
