@@ -154,8 +154,8 @@ def cmd_train_gate(args: argparse.Namespace) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     from .evaluation import run_eval
 
-    settings = _settings(args, engine=args.engine, offline=args.offline_flag)
-    report = run_eval(Path(args.dataset), args.engine, settings, Path(args.out),
+    settings = _settings(args)
+    report = run_eval(Path(args.dataset), settings.engine.value, settings, Path(args.out),
                       offline=settings.offline, progress=True)
     summary = {k: report[k] for k in ("accuracy", "route_accuracy", "latency_ms") if k in report}
     _print_json(summary or report)
@@ -213,8 +213,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("eval", help="score an engine on a JSONL evaluation file")
     v.add_argument("--dataset", required=True)
-    v.add_argument("--engine", default="local", choices=[m.value for m in EngineMode])
-    v.add_argument("--offline", dest="offline_flag", action="store_true", default=None)
     v.add_argument("--out", default="reports/eval")
     _add_settings_flags(v)
     v.set_defaults(func=cmd_eval)

@@ -338,6 +338,19 @@ def _offline_env() -> Iterator[None]:
                 os.environ[k] = v
 
 
+@contextmanager
+def _quiet_root_logger() -> Iterator[None]:
+    # onnxruntime.quantization logs hundreds of per-tensor lines on the root logger at INFO.
+    root = logging.getLogger()
+    old = root.level
+    if old < logging.WARNING:
+        root.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        root.setLevel(old)
+
+
 def export_encoder(target_dir: Path, *, progress: bool = True) -> Path:
     """Export the int8 ONNX encoder into `target_dir` (replaced atomically); return it.
 
@@ -393,10 +406,11 @@ def export_encoder(target_dir: Path, *, progress: bool = True) -> Path:
             step(4)
             from onnxruntime.quantization import QuantType, quantize_dynamic
 
-            quantize_dynamic(
-                fp32_dir / "model.onnx", out / MODEL_FILE, weight_type=QuantType.QInt8,
-                per_channel=True,
-            )
+            with _quiet_root_logger():
+                quantize_dynamic(
+                    fp32_dir / "model.onnx", out / MODEL_FILE, weight_type=QuantType.QInt8,
+                    per_channel=True,
+                )
             shutil.rmtree(fp32_dir)
             bar.update()
 

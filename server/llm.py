@@ -170,6 +170,23 @@ class LocalModel:
     def grammar(self, text: str) -> CompiledGrammar:
         return CompiledGrammar(self._vocab, text)
 
+    def accepts(self, grammar_text: str, text: str) -> bool:
+        """Whether llama.cpp's own grammar engine admits exactly `text` (token by token).
+
+        Used by tests and diagnostics; it reads the grammar as the decoder does, including the
+        end: after the last token only an end-of-generation token may follow.
+        """
+        g = self.grammar(grammar_text)
+        try:
+            for tok in self.tokenize(text):
+                if not g.allowed(np.array([tok], dtype=np.int32))[0]:
+                    return False
+                g.accept(tok)
+            eos = np.array([self._llm.token_eos()], dtype=np.int32)
+            return bool(g.allowed(eos)[0])
+        finally:
+            g.close()
+
     # -- evaluation -----------------------------------------------------------
     def feed(self, tokens: list[int], stats: GenerationStats | None = None) -> None:
         """Make `tokens` the whole context, reusing the longest common prefix in the KV cache."""

@@ -167,7 +167,10 @@ _MASTER = re.compile(
     )
 )
 
-_DUR_NEXT = re.compile(rf"\s*(?:(?P<dn>{_NUM_RE})\s*(?P<du>{_UNIT_RE})|(?P<half>반)(?![가-힣]))")
+_DUR_NEXT = re.compile(
+    rf"\s*(?:(?P<dn>{_NUM_RE})\s*(?P<du>{_UNIT_RE})|(?P<half>반)"
+    r"(?=$|[^가-힣]|동안|만|정도|쯤|까지|뒤|후|간|있다|지나|이따|부터|에))"
+)
 _FILLER = re.compile(
     r"\s*(?:정각|정도|가량|쯤)|(?:경|께)(?=$|[^가-힣]|까|부|에|동|만)|여(?=$|[^가-힣]|동|간)"
 )
@@ -322,6 +325,7 @@ class _Plan:
     days: set[int] = field(default_factory=set)
     lone_days: list[_Token] = field(default_factory=list)
     has_now: bool = False
+    loose_dayparts: int = 0
     daily: bool = False
     weekly: bool = False
     whole_day: bool = False
@@ -746,6 +750,8 @@ def _plan(tokens: list[_Token], recurring: bool) -> _Plan:
         elif kind == "daypart":
             if tok.role is _Role.EVERY:
                 plan.daily = True
+            else:
+                plan.loose_dayparts += 1
         elif kind == "weekday" and recurring:
             assert tok.day is not None and tok.day.weekday is not None
             plan.days.add(tok.day.weekday)
@@ -1015,6 +1021,9 @@ def _whole_day(plan: _Plan, now: datetime) -> tuple[TimeAxis, datetime, datetime
             return TimeAxis.UNTIL_ABSOLUTE, now, _at(now.date() + timedelta(days=1), 0, _tz(now))
         raise _Fail(TimeOutcome.NO_TIME, "no length, end or day was named")
     tok = plan.lone_days[0]
+    if plan.loose_dayparts:
+        # "오늘 밤에": the part of the day has no hours; asking beats guessing them.
+        raise _Fail(TimeOutcome.NO_TIME, "a part of the day without hours")
     if _is_today(tok):
         return TimeAxis.UNTIL_ABSOLUTE, now, _at(now.date() + timedelta(days=1), 0, _tz(now))
     for base in _point_day_ref(tok).dates(now.date()):

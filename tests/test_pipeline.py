@@ -1,0 +1,121 @@
+"""The whole pipeline on the real models: the contract's worked cases and its promises."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from notillm_local.extractor import SlotExtractor
+from notillm_local.grammars import GrammarSet
+from notillm_local.pipeline import Pipeline
+from notillm_local.schemas import HandleRequest
+from notillm_local.scoring import extract_rule_correctness, route_correctness
+from notillm_local.settings import ExtractorMode
+from notillm_local.slots import RuleSlotReader
+
+from .conftest import CONTRACT_DIR, load_jsonl
+
+EXAMPLES = load_jsonl(CONTRACT_DIR / "examples.jsonl")
+NOW = "2026-08-14T21:30:00+09:00"
+
+
+def ask(service, prompt: str, now: str = NOW, **kw):
+    return service.handle(HandleRequest(prompt=prompt, currentTime=now, **kw))
+
+
+@pytest.mark.parametrize("case", EXAMPLES, ids=[c["id"] for c in EXAMPLES])
+def test_contract_examples(service, case) -> None:
+    resp = service.handle(HandleRequest(**case["input"]))
+    score, diffs = extract_rule_correctness(case["expected"], resp)
+    assert score == 1, diffs
+    assert route_correctness(case["expected"], resp, case["input"])[0] == 1
+
+
+def test_sure_commands_cost_no_model_call(service) -> None:
+    r = ask(service, "지금부터 2시간 카톡 알림 받지마")
+    assert r.ok and r.meta.llmCalls == 0 and r.meta.engine == "local"
+    assert r.message.startswith("23:30까지")
+
+
+def test_unsure_intent_goes_to_the_model_under_its_grammar(service) -> None:
+    r = ask(service, "카톡 2시간")
+    assert r.meta.llmCalls == 1
+    # The grammar allows only the two intents, so any answer is a well-formed rule.
+    assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["카카오톡"]
+    assert r.targetFixed.mute in (True, False)
+
+
+def test_no_time_asks_instead_of_guessing(service) -> None:
+    r = ask(service, "카톡 알림 꺼줘")
+    assert not r.ok and r.failReason.value == "incomplete" and r.needsSupplement
+    assert r.targetFixed is None and r.condition is None
+    assert "얼마" in r.message
+
+
+def test_words_that_ask_for_no_rule_get_no_rule(service) -> None:
+    for text in ("오늘 날씨 어때?", "고마워", "ㅋㅋㅋㅋ"):
+        r = ask(service, text)
+        assert not r.ok and r.dialogIntent.value == "reject", text
+        assert r.meta.llmCalls == 0
+
+
+def test_answers_use_the_requests_offset(service) -> None:
+    r = ask(service, "30분 동안 카톡 꺼줘", now="2026-03-01T08:00:00-05:00")
+    assert r.condition is not None
+    assert r.condition.delivery == "2026-03-01T08:00:00-05:00"
+    assert r.condition.expires == "2026-03-01T08:30:00-05:00"
+
+
+def test_installed_apps_of_the_request_replace_the_catalog(service) -> None:
+    from notillm_local.schemas import InstalledApp
+
+    apps = [InstalledApp(name="Slack", packageName="com.Slack")]
+    r = ask(service, "1시간 카톡 꺼줘", installedApps=apps)
+    assert not r.ok and r.failReason.value == "app_unresolved"
+    r = ask(service, "1시간 슬랙 꺼줘", installedApps=apps)
+    assert r.ok and r.targetFixed.packages == ["com.Slack"]
+
+
+def test_end_before_start_is_invalid_time(service) -> None:
+    r = ask(service, "오늘 오후 5시부터 오후 3시까지 카톡 꺼줘", now="2026-08-14T10:00:00+09:00")
+    assert not r.ok and r.failReason.value == "invalid_time"
+
+
+def test_pending_continue_update_cancel(service) -> None:
+    now = "2026-08-15T09:00:00+09:00"
+    r = ask(service, "1시간", now=now, pending=True, pendingOriginal="카톡만 받아줘")
+    assert r.ok and r.pendingAction.value == "CONTINUE" and r.dialogIntent.value == "pending"
+    r = ask(service, "아니 카톡 말고 슬랙", now=now, pending=True,
+            pendingOriginal="1시간 동안 카톡 꺼줘")
+    assert r.ok and r.pendingAction.value == "UPDATE"
+    assert r.targetFixed.name == ["Slack"] and r.targetFixed.mute is True
+    r = ask(service, "아 취소", now=now, pending=True, pendingOriginal="카톡만 받아줘")
+    assert r.pendingAction.value == "CANCEL" and r.failReason.value == "cancelled"
+    r = ask(service, "음...", now=now, pending=True, pendingOriginal="카톡만 받아줘")
+    assert r.pendingAction.value == "UNRESOLVED" and r.needsSupplement
+
+
+def test_model_mode_fills_every_slot_within_the_grammar(local_model, table_mapper, catalog) -> None:
+    """Extractor mode `model`: the model names the apps, and only installed labels come out."""
+    extractor = SlotExtractor(
+        RuleSlotReader(table_mapper), local_model, GrammarSet.load(), ExtractorMode.MODEL
+    )
+    pipe = Pipeline(extractor=extractor, default_apps=catalog, gate=None, hosted=None,
+                    model_id=local_model.model_id, deadline_s=30, queue_size=4)
+    r = pipe.handle(HandleRequest(prompt="1시간 동안 인스타 알림 꺼줘", currentTime=NOW))
+    assert r.meta.llmCalls == 1
+    labels = {a.label for a in catalog}
+    if r.ok:
+        assert set(r.targetFixed.name) <= labels
+        assert r.condition.expires == "2026-08-14T22:30:00+09:00"
+
+
+def test_rules_mode_never_calls_the_model(table_mapper, catalog) -> None:
+    extractor = SlotExtractor(RuleSlotReader(table_mapper), None, GrammarSet.load(),
+                              ExtractorMode.RULES)
+    pipe = Pipeline(extractor=extractor, default_apps=catalog, gate=None, hosted=None,
+                    model_id=None, deadline_s=5, queue_size=1)
+    r = pipe.handle(HandleRequest(prompt="카톡 2시간", currentTime=datetime.fromisoformat(NOW)))
+    assert r.meta.llmCalls == 0
+    assert not r.ok and r.needsSupplement  # intent unknown: it asks

@@ -1,0 +1,99 @@
+"""Code's reading of slots, on the real alias table (no model involved)."""
+
+from __future__ import annotations
+
+import pytest
+
+from notillm_local.slots import RuleSlotReader, peel
+
+
+@pytest.fixture(scope="module")
+def reader(table_mapper) -> RuleSlotReader:
+    return RuleSlotReader(table_mapper)
+
+
+def labels(reading) -> list[str]:
+    return [a.label for a in reading.app_refs()]
+
+
+@pytest.mark.parametrize(
+    ("text", "mute", "apps"),
+    [
+        ("카톡 알림 받지마", True, ["카카오톡"]),
+        ("문자만 받아줘", False, ["메시지"]),
+        ("슬랙 빼고 다 꺼줘", False, ["Slack"]),
+        ("카톡 빼고 다 받을래", True, ["카카오톡"]),
+        ("인스타랑 페이스북 알림 막아줘", True, ["Instagram", "Facebook"]),
+        ("플레이스토어 업데이트 알림 받지마", True, ["Play 스토어"]),
+        ("유튜브 조용히 해줘", True, ["YouTube"]),
+        ("전화만 울리게 해줘", False, ["전화"]),
+        ("네이버 지도 알림 꺼줘", True, ["네이버 지도"]),
+        ("카톡은 받고 나머지는 다 꺼줘", False, ["카카오톡"]),
+    ],
+)
+def test_intent_and_apps(reader, default_index, text: str, mute: bool, apps: list[str]) -> None:
+    r = reader.read(text, default_index)
+    assert r.mute is mute
+    assert labels(r) == apps
+    assert "intent" not in r.unsure
+
+
+def test_generic_message_word_is_not_an_app_next_to_another_app(reader, default_index) -> None:
+    r = reader.read("카톡 메세지 알림 받지마", default_index)
+    assert labels(r) == ["카카오톡"]
+    assert r.content == []
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("문자에서 '스팸'이라는 단어가 들어간 알림 받지마", ["스팸"]),
+        ("'쿠폰' 들어간 알림 꺼줘", ["쿠폰"]),
+        ("광고라는 단어 포함된 알림 막아줘", ["광고"]),
+        ("문자 스팸 알림 받지마", ["스팸"]),
+    ],
+)
+def test_keywords(reader, default_index, text: str, content: list[str]) -> None:
+    assert reader.read(text, default_index).content == content
+
+
+def test_app_not_installed_is_unresolved(reader, default_index) -> None:
+    r = reader.read("라인 알림 꺼줘", default_index)
+    assert [u.word for u in r.unresolved] == ["라인"]
+    assert r.apps == []
+
+
+def test_only_the_requests_installed_apps_count(reader, table_mapper) -> None:
+    from notillm_local.app_mapper import InstalledIndex
+    from notillm_local.domain import AppRef
+
+    only_slack = InstalledIndex.of([AppRef("Slack", "com.Slack")])
+    r = reader.read("카톡 알림 꺼줘", only_slack)
+    assert r.apps == [] and [u.known_as for u in r.unresolved] == ["카카오톡"]
+
+
+def test_english_label_for_the_same_package_still_maps(reader) -> None:
+    from notillm_local.app_mapper import InstalledIndex
+    from notillm_local.domain import AppRef
+
+    english = InstalledIndex.of([AppRef("KakaoTalk", "com.kakao.talk")])
+    r = reader.read("카톡 꺼줘", english)
+    assert labels(r) == ["KakaoTalk"]
+
+
+def test_unsure_when_no_intent_word(reader, default_index) -> None:
+    r = reader.read("카톡", default_index)
+    assert "intent" in r.unsure and r.mute is None
+
+
+def test_activity_and_location(reader, default_index) -> None:
+    r = reader.read("운전 중에 카톡 꺼줘", default_index)
+    assert r.activity == "driving"
+    r = reader.read("회사에서 인스타 알림 꺼줘", default_index)
+    assert r.location == "work"
+    assert reader.read("잠깐 카톡 꺼줘", default_index).activity is None
+
+
+def test_peel_keeps_whole_words_first() -> None:
+    assert peel("카톡만") == ["카톡만", "카톡"]
+    assert peel("모든")[0] == "모든"

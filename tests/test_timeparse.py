@@ -1,0 +1,160 @@
+"""Table-driven tests for notillm_local.timeparse (expected values computed by hand)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from notillm_local.timeparse import (
+    TimeAxis,
+    TimeCondition,
+    TimeOutcome,
+    TimeResult,
+    TimeSpan,
+    parse_time,
+)
+
+CASES_PATH = Path(__file__).parent / "data" / "time_cases.jsonl"
+CASES: list[dict[str, Any]] = [
+    json.loads(line) for line in CASES_PATH.read_text(encoding="utf-8").splitlines() if line
+]
+NOW = datetime(2026, 8, 14, 21, 30, tzinfo=timezone(timedelta(hours=9)))
+
+
+def _instant(value: str) -> datetime:
+    return datetime.fromisoformat(value)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{i}:{c['text']}" for i, c in enumerate(CASES)])
+def test_table(case: dict[str, Any]) -> None:
+    now = datetime.fromisoformat(case["now"])
+    expected = case["expected"]
+    result = parse_time(case["text"], now)
+    assert result.outcome.value == expected["outcome"], result.reason
+    if "axis" in expected:
+        assert result.axis is not None and result.axis.value == expected["axis"]
+    if expected["outcome"] != "ok":
+        assert result.condition is None
+        assert result.reason
+        return
+    assert result.condition is not None
+    cond = result.condition.to_contract()
+    assert _instant(cond["delivery"]) == _instant(expected["delivery"])
+    assert _instant(cond["expires"]) == _instant(expected["expires"])
+    for key in ("recurrence", "days_of_week", "window_start", "window_end"):
+        assert cond[key] == expected[key], key
+    # Answers are written in the request's own offset.
+    assert cond["delivery"][-6:] == case["now"][-6:]
+    assert cond["expires"][-6:] == case["now"][-6:]
+
+
+def test_table_is_large_and_varied() -> None:
+    assert len(CASES) >= 200
+    offsets = {c["now"][-6:] for c in CASES}
+    assert {"+09:00", "-05:00", "+00:00"} <= offsets
+    outcomes = {c["expected"]["outcome"] for c in CASES}
+    assert outcomes == {o.value for o in TimeOutcome}
+    axes = {c["expected"].get("axis") for c in CASES} - {None}
+    assert axes == {a.value for a in TimeAxis}
+
+
+def test_contract_examples_are_in_table() -> None:
+    examples = Path("/work/shared/contract/examples.jsonl")
+    if not examples.exists():
+        pytest.skip("shared contract not mounted")
+    texts = {(c["text"], c["now"]) for c in CASES}
+    for line in examples.read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        if "time" not in case.get("tags", {}):
+            continue
+        assert (case["input"]["prompt"], case["input"]["currentTime"]) in texts
+
+
+def test_to_contract_shape() -> None:
+    result = parse_time("지금부터 2시간 카톡 알림 받지마", NOW)
+    assert result.condition is not None
+    assert result.condition.to_contract() == {
+        "delivery": "2026-08-14T21:30:00+09:00",
+        "expires": "2026-08-14T23:30:00+09:00",
+        "recurrence": "none",
+        "days_of_week": [],
+        "window_start": None,
+        "window_end": None,
+        "activity": None,
+        "location": None,
+    }
+
+
+def test_to_json_shape() -> None:
+    data = parse_time("매일 밤 10시부터 아침 6시까지 조용히", NOW).to_json()
+    assert data["outcome"] == "ok"
+    assert data["axis"] == "daily"
+    assert data["condition"]["window_start"] == "22:00"
+    assert data["spans"] == [{"start": 0, "end": 18, "text": "매일 밤 10시부터 아침 6시까지"}]
+    assert data["reason"] is None
+    json.dumps(data, ensure_ascii=False)
+
+
+def test_failure_json_has_reason_and_no_condition() -> None:
+    data = parse_time("2시간 동안 3시간", NOW).to_json()
+    assert data["outcome"] == "conflict"
+    assert data["condition"] is None
+    assert isinstance(data["reason"], str)
+    assert [s["text"] for s in data["spans"]] == ["2시간 동안 3시간"]
+
+
+@pytest.mark.parametrize(
+    ("text", "spans"),
+    [
+        ("카톡 2분만 받지마", ["2분만"]),
+        ("지금부터 1시간 문자만 받아줘", ["지금부터 1시간"]),
+        ("'쿠폰' 들어간 알림 3시간 동안 꺼줘", ["3시간 동안"]),
+        ("오후 3시까지 유튜브 꺼줘", ["오후 3시까지"]),
+        ("30분 뒤부터 1시간 카톡 꺼줘", ["30분 뒤부터 1시간"]),
+        ("카톡 알림 꺼줘", []),
+    ],
+)
+def test_spans(text: str, spans: list[str]) -> None:
+    result = parse_time(text, NOW)
+    assert [s.text for s in result.spans] == spans
+    for span in result.spans:
+        assert isinstance(span, TimeSpan)
+        assert text[span.start:span.end] == span.text
+
+
+def test_naive_now_is_rejected() -> None:
+    with pytest.raises(ValueError):
+        parse_time("2시간", datetime(2026, 8, 14, 21, 30))
+
+
+def test_microseconds_are_dropped() -> None:
+    now = NOW.replace(microsecond=123456)
+    result = parse_time("10분", now)
+    assert result.condition is not None
+    assert result.condition.delivery.microsecond == 0
+    assert result.condition.to_contract()["expires"] == "2026-08-14T21:40:00+09:00"
+
+
+def test_dst_zone_is_read_as_its_fixed_offset() -> None:
+    zoneinfo = pytest.importorskip("zoneinfo")
+    try:
+        tz = zoneinfo.ZoneInfo("America/New_York")
+    except zoneinfo.ZoneInfoNotFoundError:
+        pytest.skip("no tz database")
+    # 2026-11-01 is the US fall-back day; 24 hours must stay 24 real hours at -04:00.
+    now = datetime(2026, 10, 31, 12, 0, tzinfo=tz)
+    result = parse_time("24시간", now)
+    assert result.condition is not None
+    assert result.condition.to_contract()["expires"] == "2026-11-01T12:00:00-04:00"
+
+
+def test_result_types_are_frozen() -> None:
+    result = parse_time("2시간", NOW)
+    assert isinstance(result, TimeResult)
+    assert isinstance(result.condition, TimeCondition)
+    with pytest.raises(AttributeError):
+        result.outcome = TimeOutcome.NO_TIME  # type: ignore[misc]
