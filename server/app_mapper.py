@@ -137,7 +137,11 @@ class AppMapper:
                 return AppMatch(word=word, app=app, score=1.0, method="alias")
             return Unresolved(word=word, known_as=label)
         if key in self._table.word_to_elsewhere:
-            return Unresolved(word=word, known_as=self._table.word_to_elsewhere[key])
+            label = self._table.word_to_elsewhere[key]
+            app = installed.by_norm_label.get(normalise(label))
+            if app is not None:  # a device that has it (a custom installedApps list)
+                return AppMatch(word=word, app=app, score=1.0, method="alias")
+            return Unresolved(word=word, known_as=label)
         return None
 
     def resolve(self, word: str, installed: InstalledIndex) -> AppMatch | Unresolved | None:

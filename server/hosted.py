@@ -158,6 +158,8 @@ CONTINUE와 UPDATE는 두 문장을 합친 규칙을, NEW_REQUEST는 이번 문�
 
 # --------------------------------------------------------------------------- prices
 
+_UNPRICED_WARNED: set[str] = set()
+
 
 @lru_cache(maxsize=4)
 def load_price_table(path: Path = PRICES_PATH) -> dict[str, tuple[float, float]]:
@@ -182,7 +184,9 @@ def cost_usd(model: str, prompt_tokens: int, completion_tokens: int,
     table = load_price_table() if table is None else table
     price = price_for(model, table)
     if price is None:
-        logger.warning("no price for hosted model %r; costUsd=0", model)
+        if model not in _UNPRICED_WARNED:
+            _UNPRICED_WARNED.add(model)
+            logger.warning("no price for hosted model %r; costUsd=0", model)
         return 0.0
     return (prompt_tokens * price[0] + completion_tokens * price[1]) / 1_000_000
 

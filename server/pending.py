@@ -31,6 +31,7 @@ class TurnSignals:
     has_target: bool  # apps (installed or not) or keywords named
     has_intent_cue: bool
     has_unknown_words: bool
+    names_all: bool = False  # "모든 알림", "알림 다": every notification is the target
 
 
 def is_cancel(text: str) -> bool:
@@ -49,7 +50,7 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
         return PendingAction.UNRESOLVED
     if _REPLACE.search(text):
         return PendingAction.UPDATE
-    if turn.has_time and turn.has_target and turn.has_intent_cue:
+    if turn.has_time and turn.has_intent_cue and (turn.has_target or turn.names_all):
         # A whole command by itself: it stands alone rather than completing the old one.
         return PendingAction.NEW_REQUEST
     if turn.has_target and not turn.has_time:

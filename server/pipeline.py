@@ -37,6 +37,8 @@ logger = logging.getLogger(__name__)
 MAX_RULE_SPAN = timedelta(days=366)
 # Any of these means the user is talking about notifications, even with nothing else usable.
 _NOTIFICATION_WORDS = re.compile(r"알림|알람|푸시|노티|방해\s*금지|무음|진동|소리")
+# A turn that names every notification names its target as fully as one naming an app.
+_ALL_TARGET = re.compile(r"모든\s*알림|알림\s*(?:전부|다|모두|싹)|전체\s*알림|다\s*꺼|전부\s*꺼|모두\s*꺼")
 
 
 @dataclass
@@ -56,6 +58,7 @@ class Understanding:
             has_target=bool(s.apps or s.unresolved or s.content),
             has_intent_cue=any(s.intent_cues),
             has_unknown_words=bool(s.unknown_words),
+            names_all=bool(_ALL_TARGET.search(self.text)),
         )
 
     @property
@@ -243,6 +246,10 @@ class Pipeline:
         if s.unresolved:
             words = [x.word for x in s.unresolved]
             return fail(FailReason.APP_UNRESOLVED, answer.failure(FailReason.APP_UNRESOLVED, words=words))
+        if s.time_residue:
+            # "25시까지", "어제 밤 10시까지": a time was meant but cannot be honoured.
+            return fail(FailReason.INVALID_TIME, answer.failure(FailReason.INVALID_TIME),
+                        why=f"unusable time words: {', '.join(s.time_residue)}")
         if tr.outcome is TimeOutcome.CONFLICT:
             return fail(FailReason.CONFLICT, answer.failure(FailReason.CONFLICT), why=tr.reason or "")
         if tr.outcome is TimeOutcome.INVALID_TIME:

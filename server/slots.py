@@ -49,7 +49,7 @@ _NAMED_WORD = re.compile(
 )
 _CONTAINS = re.compile(
     r"(\S{1,20}?)\s*(?:이|가|을|를)?\s*"
-    r"(?:들어간|들어가는|들어있는|들어 있는|포함된|포함되어?\s*있는|포함한|포함하는|있는|적힌|쓰인|담긴|관련된?|관련한)"
+    r"(?:들어간|들어가는|들어있는|들어 있는|포함된|포함되어?\s*있는|포함한|포함하는|적힌|쓰인|담긴|관련된?|관련한)"
 )
 
 # --- token clean-up ---------------------------------------------------------------------
@@ -79,7 +79,10 @@ _FILLER = {
         "설정 설정해 설정해줘 모드 상태 전환 변경 해놔 해둬 놔 둬 되도록 가능 "
         "빼고 말고 제외 제외하고 외에 외에는 이외 만 뿐 하나 둘 개 것만 "
         "새 새로운 모든앱 다른앱 전체앱 알림들 알림은 알림이 알림을 알림도 알림만 "
-        "관련 관련된 내용 단어 말 글자 문구 키워드 표현 들어간 포함된 있는 라는 이라는"
+        "관련 관련된 내용 단어 말 글자 문구 키워드 표현 들어간 포함된 있는 라는 이라는 "
+        "중 중에 중엔 중이니까 중일 때 동안 사이 때 때는 땐 ㄴㄴ ㅇㅇ ㄱㄱ 둘 셋 둘다 셋다 "
+        "바꿔 바꿔줘 바꿔서 바꿀래 변경 변경해줘 아니다 아니 아냐 아니고 대신 대신에 그거 그건 "
+        "이거 이건 저거 방금 아까 같이 함께 각각 그리고 또는 및 랑 하고 부분 쪽 편 정도 쯤"
     ).split()
 }
 _ACTIVITY = (
@@ -109,6 +112,19 @@ _TOPIC_NOUNS = {
 }
 
 
+_SUFFIX_SET = frozenset(_SUFFIXES)
+# Words that only set a condition ("운전 중에", "회사에서"): never a target or keyword.
+_CONTEXT_WORD = re.compile(
+    r"^(?:운전|드라이브|주행|자는|잘|잠|취침|수면|회의|미팅|수업|강의|운동|헬스|러닝|조깅|수영|"
+    r"요가|집|회사|사무실|직장|학교|교실|도서관|출근|퇴근|근무)"
+)
+# Time-looking words the time parser could not use: the time is malformed, not absent.
+_TIME_RESIDUE = re.compile(
+    r"^\d+\s*(?:시|분|초|시간|일|주|개월|달|년)|^(?:어제|그제|그저께|엊그제|작년|지난|전부터|전에|전까지)"
+    r"|^\d{1,2}:\d{2}"
+)
+
+
 @dataclass
 class SlotReading:
     """What code read; `unsure` lists slots it could not decide."""
@@ -119,6 +135,7 @@ class SlotReading:
     unresolved: list[Unresolved] = field(default_factory=list)
     content: list[str] = field(default_factory=list)
     unknown_words: list[str] = field(default_factory=list)  # neither app, keyword nor filler
+    time_residue: list[str] = field(default_factory=list)  # time-like words the parser left
     activity: str | None = None
     location: str | None = None
     intent_cues: tuple[bool, bool] = (False, False)  # (mute cue seen, allow cue seen)
@@ -216,7 +233,8 @@ class RuleSlotReader:
                     continue  # "카톡 관련 알림" names the app, not a keyword
                 if word not in r.content:
                     r.content.append(word)
-                text = text[: m.start(1)] + " " * len(raw) + text[m.start(1) + len(raw) :]
+                # Blank the whole frame, so "이라고 적힌" leaves nothing for the next frame.
+                text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
         return text
 
     # -- activity / location ----------------------------------------------------------------
@@ -291,10 +309,18 @@ class RuleSlotReader:
             i += size
 
         self._drop_generic_app_words(r)
-        for _idx, raw in leftovers:
+        # Korean puts the predicate last: words from the first intent verb on are predicate
+        # ("받지 마", "울리지 않게 해줘"), never keywords.
+        predicate_at = _predicate_start(text, n)
+        for idx, raw in leftovers:
             word = strip_suffixes(raw)
             key = normalise(word)
-            if any(normalise(f) in _FILLER for f in peel(raw)):
+            if _TIME_RESIDUE.search(raw):
+                r.time_residue.append(raw)
+                continue
+            if any(normalise(f) in _FILLER for f in peel(raw)) or raw in _SUFFIX_SET:
+                continue
+            if _CONTEXT_WORD.search(raw) or idx >= predicate_at:
                 continue
             if not key or key in _FILLER or _MUTE.fullmatch(raw) or _is_verb(raw):
                 continue
@@ -321,10 +347,22 @@ class RuleSlotReader:
         """'메시지' beside another app is a generic noun ("카톡 메세지 알림"), not the Messages app."""
         if len(r.apps) < 2:
             return
-        generic = {normalise(w) for w in ("메시지", "메세지", "알림", "전화")}
-        keep = [m for m in r.apps if not (normalise(m.word) in generic and m.method == "alias")]
+        generic = {normalise(w) for w in ("메시지", "메세지", "알림")}
+        keep = [m for m in r.apps if normalise(m.word) not in generic]
         if keep and len(keep) < len(r.apps):
             r.apps = keep
+
+
+def _predicate_start(text: str, n_words: int) -> int:
+    """Index (in `_words(text)`) of the word where the first intent verb begins."""
+    cues = [m.start() for pat in (_MUTE, _ALLOW) if (m := pat.search(text))]
+    if not cues:
+        return n_words
+    at = min(cues)
+    k = len(_words(text[:at]))
+    if at > 0 and not text[at - 1].isspace() and k > 0:
+        k -= 1  # the cue starts inside a word ("알림꺼줘"): that word is predicate too
+    return k
 
 
 _VERB_ENDINGS = re.compile(

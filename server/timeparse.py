@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -37,14 +37,14 @@ __all__ = [
 # --------------------------------------------------------------------------- public types
 
 
-class TimeOutcome(str, Enum):
+class TimeOutcome(StrEnum):
     OK = "ok"
     NO_TIME = "no_time"
     CONFLICT = "conflict"
     INVALID_TIME = "invalid_time"
 
 
-class TimeAxis(str, Enum):
+class TimeAxis(StrEnum):
     DURATION = "duration"
     UNTIL_ABSOLUTE = "until_absolute"
     RELATIVE_DELAY = "relative_delay"
@@ -109,28 +109,53 @@ _DAY = 86_400
 _MAX_SPAN = timedelta(days=366)
 _HANGUL = re.compile(r"[가-힣]")
 
-_NATIVE_UNITS = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8,
-                 "아홉": 9}
+_NATIVE_UNITS = {
+    "한": 1,
+    "두": 2,
+    "세": 3,
+    "네": 4,
+    "다섯": 5,
+    "여섯": 6,
+    "일곱": 7,
+    "여덟": 8,
+    "아홉": 9,
+}
 _NATIVE_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50}
 _SINO = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
 _WEEKDAY = {"월": 1, "화": 2, "수": 3, "목": 4, "금": 5, "토": 6, "일": 7}
 
-_NATIVE_RE = (r"(?:(?:열|스물|스무|서른|마흔|쉰)\s?(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?"
-              r"|한|두|세|네|다섯|여섯|일곱|여덟|아홉)")
-_SINO_MULTI_RE = (r"(?:[이삼사오육칠팔구]?백(?:[이삼사오육칠팔구]?십)?[일이삼사오육칠팔구]?"
-                  r"|[이삼사오육칠팔구]?십[일이삼사오육칠팔구]?)")
+_NATIVE_RE = (
+    r"(?:(?:열|스물|스무|서른|마흔|쉰)\s?(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?"
+    r"|한|두|세|네|다섯|여섯|일곱|여덟|아홉)"
+)
+_SINO_MULTI_RE = (
+    r"(?:[이삼사오육칠팔구]?백(?:[이삼사오육칠팔구]?십)?[일이삼사오육칠팔구]?"
+    r"|[이삼사오육칠팔구]?십[일이삼사오육칠팔구]?)"
+)
 # 일/이/구 alone are words ("이 분" = this person, "구분" = a distinction).
 _SINO_ONE_RE = r"[삼사오육칠팔]"
 _NUM_RE = rf"(?:\d{{1,4}}(?:\.\d+)?|{_SINO_MULTI_RE}|{_NATIVE_RE}|{_SINO_ONE_RE})"
 _UNIT_RE = r"(?:시간|분|초|일(?!요일|욜)|주일|주(?![말중년])|달|개월|년)"
-_DUR_SPECIAL = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "엿새": 6, "이레": 7,
-                "열흘": 10, "보름": 15, "일주일": 7}
+_DUR_SPECIAL = {
+    "하루": 1,
+    "이틀": 2,
+    "사흘": 3,
+    "나흘": 4,
+    "닷새": 5,
+    "엿새": 6,
+    "이레": 7,
+    "열흘": 10,
+    "보름": 15,
+    "일주일": 7,
+}
 
 # A day part only counts when a boundary, a particle or an hour follows ("낮춰줘" is no time).
 _DP_FOLLOW = r"(?=$|[^가-힣]|에|엔|부터|까지|동안|마다|내내|중|열|한|두|세|네|다|여|일|아)"
 _WD = "[월화수목금토일]"
-_WD_FOLLOW = (r"(?=$|[^가-힣]|에|엔|마다|만|은|는|부터|까지|동안|내내|밤|아침|저녁|오전|오후|새벽"
-              r"|낮|점심)")
+_WD_FOLLOW = (
+    r"(?=$|[^가-힣]|에|엔|마다|만|은|는|부터|까지|동안|내내|밤|아침|저녁|오전|오후|새벽"
+    r"|낮|점심)"
+)
 _HOUR_RE = rf"(?:\d{{1,2}}|{_NATIVE_RE})"
 _MIN_RE = rf"(?:\d{{1,2}}|{_SINO_MULTI_RE}|{_SINO_ONE_RE})"
 # Only a marker, a particle or a boundary may follow 시 ("한시적으로", "시작" are no times).
@@ -181,14 +206,63 @@ _MARKER = re.compile(
 )
 _AFTER_DELAY = re.compile(r"\s*(?P<mk>까지|부터|동안)")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”|「[^」]*」|『[^』]*』")
-_LEFT_WORDS = ("오전", "오후", "아침", "낮", "점심", "저녁", "밤", "새벽", "오늘", "내일", "모레",
-               "부터", "앞으로", "지금", "매일", "요일", "욜", "마다", "까지", "에서")
+_LEFT_WORDS = (
+    "오전",
+    "오후",
+    "아침",
+    "낮",
+    "점심",
+    "저녁",
+    "밤",
+    "새벽",
+    "오늘",
+    "내일",
+    "모레",
+    "부터",
+    "앞으로",
+    "지금",
+    "매일",
+    "요일",
+    "욜",
+    "마다",
+    "까지",
+    "에서",
+)
 
 _END_MARKS = {"까지만", "까지", "전까지", "이전까지", "전에", "이전", "사이에", "사이"}
-_START_MARKS = {"에서부터", "부터", "에서", "이후로", "이후부터", "이후", "넘어서", "지나서", "지나고",
-                "지난후", "후부터", "후에", "후", "~", "-", "–", "〜"}
-_DELAY_MARKS = {"뒤부터", "뒤에", "뒤", "후부터", "후에", "후", "있다가", "있다", "이따가", "지나서",
-                "지나고", "지난후"}
+_START_MARKS = {
+    "에서부터",
+    "부터",
+    "에서",
+    "이후로",
+    "이후부터",
+    "이후",
+    "넘어서",
+    "지나서",
+    "지나고",
+    "지난후",
+    "후부터",
+    "후에",
+    "후",
+    "~",
+    "-",
+    "–",
+    "〜",
+}
+_DELAY_MARKS = {
+    "뒤부터",
+    "뒤에",
+    "뒤",
+    "후부터",
+    "후에",
+    "후",
+    "있다가",
+    "있다",
+    "이따가",
+    "지나서",
+    "지나고",
+    "지난후",
+}
 _LEN_MARKS = {"동안", "내내", "간", "만", "까지만", "까지"}
 
 _DP_HOURS: dict[str, frozenset[int]] = {
@@ -239,8 +313,11 @@ class _DayRef:
         if self.offset is not None:
             return [today + timedelta(days=self.offset)]
         if self.weekday is not None:
-            return [today + timedelta(days=k) for k in range(-1, 14)
-                    if (today + timedelta(days=k)).isoweekday() == self.weekday]
+            return [
+                today + timedelta(days=k)
+                for k in range(-1, 14)
+                if (today + timedelta(days=k)).isoweekday() == self.weekday
+            ]
         assert self.month_day is not None
         return _month_day_dates(today, *self.month_day)
 
@@ -346,7 +423,7 @@ def _native_value(word: str) -> int | None:
     word = word.replace(" ", "")
     for tens_word, tens in _NATIVE_TENS.items():
         if word.startswith(tens_word):
-            rest = word[len(tens_word):]
+            rest = word[len(tens_word) :]
             if not rest:
                 return tens
             unit = _NATIVE_UNITS.get(rest)
@@ -463,9 +540,13 @@ def _tok_now(text: str, m: re.Match[str]) -> list[_Token]:
     return [_Token("now", m.start(), m.end(), word=m.group(0))]
 
 
-def _tok_simple(kind: str) -> Any:
+_Builder = Callable[[str, "re.Match[str]"], "list[_Token]"]
+
+
+def _tok_simple(kind: str) -> _Builder:
     def build(text: str, m: re.Match[str]) -> list[_Token]:
         return [_Token(kind, m.start(), m.end(), word=m.group(0))]
+
     return build
 
 
@@ -512,8 +593,18 @@ def _tok_date(text: str, m: re.Match[str]) -> list[_Token]:
     return [_Token("day", m.start(), m.end(), day=_DayRef(month_day=(mon, mday)), word=m.group(0))]
 
 
-_DAYWORD_OFFSET = {"오늘": 0, "금일": 0, "당일": 0, "내일": 1, "낼": 1, "다음날": 1, "이튿날": 1,
-                   "모레": 2, "내일모레": 2, "글피": 3}
+_DAYWORD_OFFSET = {
+    "오늘": 0,
+    "금일": 0,
+    "당일": 0,
+    "내일": 1,
+    "낼": 1,
+    "다음날": 1,
+    "이튿날": 1,
+    "모레": 2,
+    "내일모레": 2,
+    "글피": 3,
+}
 
 
 def _tok_dayword(text: str, m: re.Match[str]) -> list[_Token]:
@@ -542,9 +633,10 @@ def _tok_hrange(text: str, m: re.Match[str]) -> list[_Token]:
     if a is None or b is None or not _left_ok(text, m.start(), m.group("ra")):
         return []
     mid = m.start("rb")
-    first = _Token("clock", m.start(), mid, role=_Role.START, clock=_Clock(a, 0),
-                   word=text[m.start():mid])
-    second = _Token("clock", mid, m.end(), clock=_Clock(b, 0), word=text[mid:m.end()])
+    first = _Token(
+        "clock", m.start(), mid, role=_Role.START, clock=_Clock(a, 0), word=text[m.start() : mid]
+    )
+    second = _Token("clock", mid, m.end(), clock=_Clock(b, 0), word=text[mid : m.end()])
     return [first, second]
 
 
@@ -573,8 +665,9 @@ def _tok_named(text: str, m: re.Match[str]) -> list[_Token]:
 
 def _tok_durspecial(text: str, m: re.Match[str]) -> list[_Token]:
     word = m.group(0)
-    tok = _Token("dur", m.start(), m.end(), length=_Length(seconds=_DUR_SPECIAL[word] * _DAY),
-                 word=word)
+    tok = _Token(
+        "dur", m.start(), m.end(), length=_Length(seconds=_DUR_SPECIAL[word] * _DAY), word=word
+    )
     _extend_duration(text, tok, "일")
     return [tok]
 
@@ -604,8 +697,11 @@ def _extend_duration(text: str, tok: _Token, unit: str) -> None:
             return
         parsed = _number(m.group("dn"))
         nxt = m.group("du")
-        if (parsed is None or _UNIT_RANK[nxt] >= _UNIT_RANK[unit]
-                or not _unit_accepts(nxt, parsed[1], m.group("dn"))):
+        if (
+            parsed is None
+            or _UNIT_RANK[nxt] >= _UNIT_RANK[unit]
+            or not _unit_accepts(nxt, parsed[1], m.group("dn"))
+        ):
             return
         tok.length = _plus(tok.length, _length_of(parsed[0], nxt))
         tok.end, unit = m.end(), nxt
@@ -616,7 +712,7 @@ def _tok_daypart(text: str, m: re.Match[str]) -> list[_Token]:
     return [_Token("daypart", m.start(), m.end(), daypart=word, word=word)]
 
 
-_BUILDERS: dict[str, Any] = {
+_BUILDERS: dict[str, _Builder] = {
     "now": _tok_now,
     "wholeday": _tok_simple("wholeday"),
     "daily": _tok_simple("daily"),
@@ -706,8 +802,11 @@ def _attach(text: str, tokens: list[_Token], recurring: bool) -> list[_Token]:
             if pending_day is not None and not _gap_is_blank(text, pending_day.end, tok.start):
                 pending_day = None
             pending_dp = tok
-        elif tok.kind in ("day", "weekday") and tok.role is _Role.AT \
-                and not (recurring and tok.kind == "weekday"):
+        elif (
+            tok.kind in ("day", "weekday")
+            and tok.role is _Role.AT
+            and not (recurring and tok.kind == "weekday")
+        ):
             pending_day, pending_dp = tok, None
         else:
             pending_day = pending_dp = None
@@ -715,10 +814,16 @@ def _attach(text: str, tokens: list[_Token], recurring: bool) -> list[_Token]:
 
 
 def _bind_hrange_dayparts(tokens: list[_Token]) -> None:
-    """"오후 3~5시": the day part said once applies to both ends of the range."""
+    """ "오후 3~5시": the day part said once applies to both ends of the range."""
     for a, b in zip(tokens, tokens[1:], strict=False):
-        if (a.kind == b.kind == "clock" and a.end == b.start and a.clock and b.clock
-                and a.clock.daypart and b.clock.daypart is None):
+        if (
+            a.kind == b.kind == "clock"
+            and a.end == b.start
+            and a.clock
+            and b.clock
+            and a.clock.daypart
+            and b.clock.daypart is None
+        ):
             b.clock.daypart = a.clock.daypart
             b.clock.day = b.clock.day or a.clock.day
 
@@ -882,8 +987,13 @@ def _start_candidates(tok: _Token, now: datetime) -> list[datetime]:
 def _window_end(start_tok: _Token, start: datetime, end_tok: _Token, now: datetime) -> datetime:
     """End of a one-off window, resolved against its start."""
     clock, sclock = end_tok.clock, start_tok.clock
-    if clock is None or clock.day is not None or sclock is None or sclock.day is None \
-            or clock.ambiguous:
+    if (
+        clock is None
+        or clock.day is not None
+        or sclock is None
+        or sclock.day is None
+        or clock.ambiguous
+    ):
         return _first_after(end_tok, start, now)
     # Both on an explicitly named day: the end is on that day unless it crosses midnight the
     # natural way (p.m. -> a.m.); "오늘 오후 5시부터 오후 3시까지" is an error, not 22 hours.
@@ -895,8 +1005,9 @@ def _window_end(start_tok: _Token, start: datetime, end_tok: _Token, now: dateti
     end_minutes = clock.readings()[0][0]
     if start.hour >= 12 and end_minutes < 12 * 60:
         return end
-    raise _Fail(TimeOutcome.INVALID_TIME, "the end comes before the start on the same day",
-                TimeAxis.WINDOW)
+    raise _Fail(
+        TimeOutcome.INVALID_TIME, "the end comes before the start on the same day", TimeAxis.WINDOW
+    )
 
 
 # --------------------------------------------------------------------------- interpretation
@@ -943,7 +1054,7 @@ def _resolve_once(plan: _Plan, now: datetime) -> tuple[TimeAxis, datetime, datet
 
 
 def _adopt_lone_day(plan: _Plan, start_tok: _Token | None, end_tok: _Token | None) -> None:
-    """"내일 카톡 3시까지": a day said apart from the time still dates it."""
+    """ "내일 카톡 3시까지": a day said apart from the time still dates it."""
     for tok in (start_tok, end_tok):
         if plan.lone_days and tok is not None and tok.clock is not None and tok.clock.day is None:
             tok.clock.day = _point_day_ref(plan.lone_days.pop(0))
@@ -971,19 +1082,20 @@ def _promote_ats(plan: _Plan) -> None:
         at.clock.day = _point_day_ref(plan.lone_days.pop(0))
 
 
-def _relative(delay_tok: _Token, end_tok: _Token | None, len_tok: _Token | None,
-              now: datetime) -> tuple[TimeAxis, datetime, datetime]:
+def _relative(
+    delay_tok: _Token, end_tok: _Token | None, len_tok: _Token | None, now: datetime
+) -> tuple[TimeAxis, datetime, datetime]:
     delivery = _length(delay_tok).add_to(now)
     if len_tok:
         return TimeAxis.RELATIVE_DELAY, delivery, _length(len_tok).add_to(delivery)
     if end_tok:
         return TimeAxis.RELATIVE_DELAY, delivery, _first_after(end_tok, delivery, now)
-    raise _Fail(TimeOutcome.NO_TIME, "a delay without a length or an end",
-                TimeAxis.RELATIVE_DELAY)
+    raise _Fail(TimeOutcome.NO_TIME, "a delay without a length or an end", TimeAxis.RELATIVE_DELAY)
 
 
-def _window(start_tok: _Token, end_tok: _Token | None, len_tok: _Token | None,
-            now: datetime) -> tuple[TimeAxis, datetime, datetime]:
+def _window(
+    start_tok: _Token, end_tok: _Token | None, len_tok: _Token | None, now: datetime
+) -> tuple[TimeAxis, datetime, datetime]:
     if not end_tok and not len_tok:
         raise _Fail(TimeOutcome.NO_TIME, "a start without an end or a length", TimeAxis.WINDOW)
     last: datetime | None = None
@@ -1003,12 +1115,12 @@ def _window(start_tok: _Token, end_tok: _Token | None, len_tok: _Token | None,
     raise _Fail(TimeOutcome.INVALID_TIME, "no such window", TimeAxis.WINDOW)
 
 
-def _duration(plan: _Plan, len_tok: _Token,
-              now: datetime) -> tuple[TimeAxis, datetime, datetime]:
+def _duration(plan: _Plan, len_tok: _Token, now: datetime) -> tuple[TimeAxis, datetime, datetime]:
     future_days = [t for t in plan.lone_days if not _is_today(t)]
     if future_days:
-        raise _Fail(TimeOutcome.NO_TIME, "a length on a later day needs a start time",
-                    TimeAxis.WINDOW)
+        raise _Fail(
+            TimeOutcome.NO_TIME, "a length on a later day needs a start time", TimeAxis.WINDOW
+        )
     return TimeAxis.DURATION, now, _length(len_tok).add_to(now)
 
 
@@ -1056,8 +1168,13 @@ def _resolve_recurring(plan: _Plan, now: datetime) -> TimeCondition:
     return TimeCondition(delivery, expires, axis.value, days, _hhmm(start_min), _hhmm(end_min))
 
 
-def _recurring_window(start_tok: _Token | None, end_tok: _Token | None,
-                      len_tok: _Token | None, weekly: bool, axis: TimeAxis) -> tuple[int, int]:
+def _recurring_window(
+    start_tok: _Token | None,
+    end_tok: _Token | None,
+    len_tok: _Token | None,
+    weekly: bool,
+    axis: TimeAxis,
+) -> tuple[int, int]:
     """(start minute of day, length in minutes) of a daily/weekly window."""
     if start_tok is None and end_tok is None and len_tok is None:
         if weekly:
@@ -1090,15 +1207,20 @@ def _recurring_length(start_min: int, end: _Clock, axis: TimeAxis) -> int:
 
 
 def _not_before(plan: _Plan, now: datetime) -> datetime | None:
-    """"내일부터 매일 ...": the first occurrence starts on or after that day."""
+    """ "내일부터 매일 ...": the first occurrence starts on or after that day."""
     for tok in plan.lone_days + plan.starts:
         if tok.kind == "day" and tok.day is not None and not _is_today(tok):
             return _at(tok.day.dates(now.date())[0], 0, _tz(now))
     return None
 
 
-def _occurrence(now: datetime, start_min: int, length_min: int, days: set[int] | None,
-                not_before: datetime | None) -> tuple[datetime, datetime]:
+def _occurrence(
+    now: datetime,
+    start_min: int,
+    length_min: int,
+    days: set[int] | None,
+    not_before: datetime | None,
+) -> tuple[datetime, datetime]:
     """The occurrence in force now, else the next one."""
     today = now.date()
     for k in range(-1, 380):
@@ -1130,7 +1252,7 @@ def _spans(text: str, tokens: Iterable[_Token]) -> tuple[TimeSpan, ...]:
             end -= 1
         if start >= end:
             continue
-        if merged and text[merged[-1][1]:start].strip() == "":
+        if merged and text[merged[-1][1] : start].strip() == "":
             merged[-1][1] = max(merged[-1][1], end)
         else:
             merged.append([start, end])
@@ -1169,10 +1291,15 @@ def _interpret(text: str, tokens: list[_Token], now: datetime) -> tuple[TimeAxis
 
 
 def _fold_today_whole_day(plan: _Plan) -> None:
-    """"오늘 하루" / "내일 하루" name a day, not a 24-hour length."""
-    if plan.lone_days and len(plan.lengths) == 1 and plan.lengths[0].word == "하루" \
-            and plan.lengths[0].length == _Length(seconds=_DAY) \
-            and not plan.starts and not plan.ends:
+    """ "오늘 하루" / "내일 하루" name a day, not a 24-hour length."""
+    if (
+        plan.lone_days
+        and len(plan.lengths) == 1
+        and plan.lengths[0].word == "하루"
+        and plan.lengths[0].length == _Length(seconds=_DAY)
+        and not plan.starts
+        and not plan.ends
+    ):
         plan.lengths.clear()
         plan.whole_day = True
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from notillm_local.timeparse import (
     TimeAxis,
     TimeCondition,
@@ -123,7 +122,7 @@ def test_spans(text: str, spans: list[str]) -> None:
     assert [s.text for s in result.spans] == spans
     for span in result.spans:
         assert isinstance(span, TimeSpan)
-        assert text[span.start:span.end] == span.text
+        assert text[span.start : span.end] == span.text
 
 
 def test_naive_now_is_rejected() -> None:
@@ -158,3 +157,13 @@ def test_result_types_are_frozen() -> None:
     assert isinstance(result.condition, TimeCondition)
     with pytest.raises(AttributeError):
         result.outcome = TimeOutcome.NO_TIME  # type: ignore[misc]
+
+
+def test_bench_time_reports_percentiles() -> None:
+    from notillm_local.timebench import bench_time
+
+    report = bench_time([(c["text"], datetime.fromisoformat(c["now"])) for c in CASES[:20]], 2)
+    assert report["samples"] == 40
+    assert 0 < report["p50_us"] <= report["p99_us"] <= report["max_us"]
+    with pytest.raises(ValueError):
+        bench_time([], 1)
