@@ -1274,8 +1274,32 @@ def _check(delivery: datetime, expires: datetime, axis: TimeAxis) -> None:
         raise _Fail(TimeOutcome.INVALID_TIME, "longer than 366 days", axis)
 
 
+# "내일 아침까지": an end named by a part of the day alone. Asking "until when?" after the
+# user said it is worse than the moment people mean by it, so each part has an anchor.
+_DP_END_ANCHOR: dict[str, _Clock] = {
+    "오전": _Clock(hour=12, minute=0, named="정오"),
+    "점심": _Clock(hour=12, minute=0, named="정오"),
+    "낮": _Clock(hour=12, minute=0, named="정오"),
+    "새벽": _Clock(hour=6, minute=0, daypart="새벽"),
+    "아침": _Clock(hour=8, minute=0, daypart="아침"),
+    "오후": _Clock(hour=18, minute=0),
+    "저녁": _Clock(hour=18, minute=0),
+    "밤": _Clock(hour=22, minute=0),
+}
+
+
+def _anchor_daypart_ends(tokens: list[_Token]) -> None:
+    for tok in tokens:
+        if tok.kind == "daypart" and tok.role is _Role.END and tok.daypart in _DP_END_ANCHOR:
+            anchor = _DP_END_ANCHOR[tok.daypart]
+            tok.kind = "clock"
+            tok.clock = _Clock(anchor.hour, anchor.minute, anchor.daypart, anchor.named)
+
+
 def _interpret(text: str, tokens: list[_Token], now: datetime) -> tuple[TimeAxis, TimeCondition]:
     recurring = _is_recurring(tokens)
+    if not recurring:
+        _anchor_daypart_ends(tokens)
     tokens = _attach(text, tokens, recurring)
     _bind_hrange_dayparts(tokens)
     plan = _plan(tokens, recurring)
