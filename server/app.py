@@ -8,9 +8,12 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import (
     DeadlineExceeded,
@@ -27,6 +30,9 @@ from .settings import Settings
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 64 * 1024
+# Worker threads beyond the model queue: requests code answers alone (chitchat, cancel turns,
+# commands code reads fully) must find a free thread even when the queue is full.
+_FREE_THREADS = 32
 
 # Domain exceptions → HTTP, by type (never by message text). Most specific first.
 _STATUS: list[tuple[type[NotillmError], int]] = [
@@ -52,6 +58,10 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = service is None
+        # Sync endpoints run on anyio's thread pool (40 threads by default). Requests waiting for
+        # the model each hold a thread; size the pool so they can never starve the rest.
+        limiter = anyio.to_thread.current_default_thread_limiter()
+        limiter.total_tokens = max(limiter.total_tokens, settings.queue_size + 1 + _FREE_THREADS)
         app.state.service = service or build_service(settings)
         try:
             yield
@@ -91,6 +101,15 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
             logger.exception("unexpected domain error", exc_info=exc)
         return _error(code, type(exc).__name__, str(exc), headers)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Starlette answers a body it cannot decode (e.g. not UTF-8) with a bare 400; to a client
+        # that is one more malformed body, so it gets the same 422 as broken JSON.
+        if exc.status_code == 400:
+            return _error(422, "invalid_request", [{"loc": ["body"], "msg": str(exc.detail)}])
+        name = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, name, str(exc.detail), dict(exc.headers or {}))
+
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         # Never echo the prompt back in privacy mode: report locations and messages only.
@@ -127,7 +146,75 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
             status="ok", engine=svc.engine, offline=settings.offline, models=svc.models()
         )
 
+    # Outermost, so that no layer buffers an oversized body before it is refused.
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     return app
+
+
+class BodyLimit:
+    """413 for a body over `max_bytes`, also when it comes chunked without a Content-Length.
+
+    The guard middleware refuses a declared Content-Length up front; a chunked body declares
+    none, so this counts the bytes as they arrive and stops reading at the limit instead of
+    letting the JSON parser buffer whatever a client sends.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length", b"").decode("latin-1")
+        if length.isdigit():
+            if int(length) > self.max_bytes:
+                await self._refuse(scope, receive, send)
+            else:  # the HTTP server holds the client to the length it declared
+                await self.app(scope, receive, send)
+            return
+        if b"chunked" not in headers.get(b"transfer-encoding", b"").lower():
+            await self.app(scope, receive, send)  # no body at all
+            return
+        body, refused = await self._read(receive)
+        if refused:
+            await self._refuse(scope, receive, send)
+            return
+        await self.app(scope, _replay(body, receive), send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = _error(413, "body_too_large", f"request body over {self.max_bytes} bytes")
+        await response(scope, receive, send)
+
+    async def _read(self, receive: Receive) -> tuple[bytes, bool]:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return b"".join(chunks), False  # disconnect: the app sees an empty body
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                return b"", True
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks), False
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()  # after the body: wait for the disconnect as usual
+
+    return replay
 
 
 def _error(

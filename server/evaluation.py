@@ -77,7 +77,10 @@ class Case:
         """reject (chitchat), pending (a follow-up turn) or extract (everything else)."""
         if self.input.get("pending") is True:
             return "pending"
-        if self.expected.get("failReason") == "chitchat" or self.expected.get("dialogIntent") == "reject":
+        if (
+            self.expected.get("failReason") == "chitchat"
+            or self.expected.get("dialogIntent") == "reject"
+        ):
             return "reject"
         return "extract"
 
@@ -96,8 +99,10 @@ def load_cases(path: Path) -> list[Case]:
             raw = json.loads(line)
         except json.JSONDecodeError as exc:
             raise DatasetError(f"{path}:{lineno}: not JSON: {exc}") from exc
-        if not isinstance(raw, dict) or not isinstance(raw.get("input"), dict) or not isinstance(
-            raw.get("expected"), dict
+        if (
+            not isinstance(raw, dict)
+            or not isinstance(raw.get("input"), dict)
+            or not isinstance(raw.get("expected"), dict)
         ):
             raise DatasetError(f"{path}:{lineno}: a case needs 'input' and 'expected' objects")
         case_id = str(raw.get("id") or f"line-{lineno}")
@@ -177,12 +182,21 @@ def _default_factory(settings: Settings) -> Service:
 
 def _compact_answer(answer: HandleResponse) -> dict[str, Any]:
     data = answer.model_dump(mode="json")
-    keep = ("ok", "dialogIntent", "pendingAction", "needsSupplement", "failReason",
-            "targetFixed", "condition")
+    keep = (
+        "ok",
+        "dialogIntent",
+        "pendingAction",
+        "needsSupplement",
+        "failReason",
+        "targetFixed",
+        "condition",
+    )
     out = {k: data.get(k) for k in keep}
     meta = data.get("meta") or {}
-    out["meta"] = {k: meta.get(k) for k in ("engine", "llmCalls", "hostedCalls", "fallbackUsed",
-                                             "costUsd", "reason")}
+    out["meta"] = {
+        k: meta.get(k)
+        for k in ("engine", "llmCalls", "hostedCalls", "fallbackUsed", "costUsd", "reason")
+    }
     return out
 
 
@@ -198,8 +212,13 @@ def _run_case(service: Service, case: Case) -> dict[str, Any]:
     try:
         req = HandleRequest.model_validate(case.input)
     except Exception as exc:  # a bad case is the dataset's fault, report it, never crash
-        record.update(rule=0, route=0, latency_ms=None, error=f"invalid input: {exc}",
-                      diffs=[FieldDiff("input", "valid HandleRequest", str(exc)).to_dict()])
+        record.update(
+            rule=0,
+            route=0,
+            latency_ms=None,
+            error=f"invalid input: {exc}",
+            diffs=[FieldDiff("input", "valid HandleRequest", str(exc)).to_dict()],
+        )
         return record
     t0 = time.perf_counter()
     try:
@@ -207,8 +226,13 @@ def _run_case(service: Service, case: Case) -> dict[str, Any]:
     except Exception as exc:  # the service must answer; an exception is a failed case
         latency = (time.perf_counter() - t0) * 1000
         logger.warning("case %s raised %s", case.id, type(exc).__name__)
-        record.update(rule=0, route=0, latency_ms=latency, error=f"{type(exc).__name__}: {exc}",
-                      diffs=[FieldDiff("exception", None, f"{type(exc).__name__}: {exc}").to_dict()])
+        record.update(
+            rule=0,
+            route=0,
+            latency_ms=latency,
+            error=f"{type(exc).__name__}: {exc}",
+            diffs=[FieldDiff("exception", None, f"{type(exc).__name__}: {exc}").to_dict()],
+        )
         return record
     latency = (time.perf_counter() - t0) * 1000
     rule, rule_diffs = extract_rule_correctness(case.expected, answer)
@@ -294,7 +318,8 @@ def summarise(records: list[dict[str, Any]], engine: str) -> dict[str, Any]:
         "model_calls": {
             "llm_calls": sum(r.get("llm_calls") or 0 for r in answered),
             "llm_calls_per_request": (sum(r.get("llm_calls") or 0 for r in answered) / n)
-            if n else 0.0,
+            if n
+            else 0.0,
             "hosted_calls": sum(r.get("hosted_calls") or 0 for r in answered),
             "hosted_call_rate": (hosted_cases / n) if n else 0.0,
             "fallback_rate": (sum(1 for r in answered if r.get("fallback_used")) / n) if n else 0.0,
@@ -344,15 +369,17 @@ def run_eval(
             # hosted warm-up would cost money and measure nothing local.
             t0 = time.perf_counter()
             try:
-                service.handle(HandleRequest(prompt=WARMUP_PROMPT,
-                                             currentTime=datetime.now().astimezone()))
+                service.handle(
+                    HandleRequest(prompt=WARMUP_PROMPT, currentTime=datetime.now().astimezone())
+                )
             except Exception as exc:
                 logger.warning("warm-up request failed: %s", type(exc).__name__)
             warmup_ms = (time.perf_counter() - t0) * 1000
         memory_after_warmup = process_rss_mb()
         t_run = time.perf_counter()
-        for case in tqdm(cases, desc=f"eval {engine}", unit="case", disable=not progress,
-                         file=sys.stderr):
+        for case in tqdm(
+            cases, desc=f"eval {engine}", unit="case", disable=not progress, file=sys.stderr
+        ):
             records.append(_run_case(service, case))
         run_s = time.perf_counter() - t_run
     finally:
@@ -371,16 +398,33 @@ def run_eval(
         },
         timing={"build_s": build_s, "warmup_ms": warmup_ms, "run_s": run_s},
         memory={"after_warmup": memory_after_warmup, "at_end": process_rss_mb()},
-        cases=[{k: r.get(k) for k in ("id", "kind", "rule", "route", "latency_ms", "engine",
-                                      "llm_calls", "hosted_calls", "cost_usd")} for r in records],
+        cases=[
+            {
+                k: r.get(k)
+                for k in (
+                    "id",
+                    "kind",
+                    "rule",
+                    "route",
+                    "latency_ms",
+                    "engine",
+                    "llm_calls",
+                    "hosted_calls",
+                    "cost_usd",
+                )
+            }
+            for r in records
+        ],
     )
     if write:
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
-        report["plots"] = _plot_eval(report, [r["latency_ms"] for r in records
-                                              if r.get("latency_ms") is not None], out_dir)
+        report["plots"] = _plot_eval(
+            report, [r["latency_ms"] for r in records if r.get("latency_ms") is not None], out_dir
+        )
         (out_dir / "report.json").write_text(
-            json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
+            json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8"
+        )
         (out_dir / "report.md").write_text(render_eval_md(report), encoding="utf-8")
         logger.info("wrote %s", out_dir / "report.md")
     return report
@@ -425,8 +469,15 @@ def run_bench(
             skipped[engine] = missing
             continue
         try:
-            rep = run_eval(dataset, engine, settings, out_dir / engine, offline, progress,
-                           service_factory=service_factory)
+            rep = run_eval(
+                dataset,
+                engine,
+                settings,
+                out_dir / engine,
+                offline,
+                progress,
+                service_factory=service_factory,
+            )
         except Exception as exc:  # one engine failing to start must not lose the others
             logger.warning("engine %s skipped: %s", engine, exc)
             skipped[engine] = f"{type(exc).__name__}: {exc}"
@@ -444,8 +495,9 @@ def run_bench(
         "memory": {e: rep["memory"] for e, rep in reports.items()},
     }
     bench["plots"] = _plot_bench(reports, latencies, out_dir)
-    (out_dir / "bench.json").write_text(json.dumps(bench, ensure_ascii=False, indent=2),
-                                        encoding="utf-8")
+    (out_dir / "bench.json").write_text(
+        json.dumps(bench, ensure_ascii=False, indent=2), encoding="utf-8"
+    )
     (out_dir / "bench.md").write_text(render_bench_md(bench), encoding="utf-8")
     return bench
 
@@ -489,7 +541,10 @@ def _f(v: Any, fmt: str = "{:.3f}") -> str:
 
 
 def _ms(v: Any) -> str:
-    return "–" if v is None else f"{v:,.0f} ms"
+    if v is None:
+        return "–"
+    # Rule-only answers take well under a millisecond; keep them distinguishable from zero.
+    return f"{v:.2f} ms" if v < 10 else f"{v:,.0f} ms"
 
 
 def _pct(v: Any) -> str:
@@ -532,18 +587,36 @@ def render_eval_md(rep: dict[str, Any]) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for kind, k in rep["per_kind"].items():
-        lines.append(f"| {kind} | {k['n']} | {_f(k['rule'])} | {_f(k['route'])} | "
-                     f"{_ms(k['mean_ms'])} | {_ms(k['p50_ms'])} | {_ms(k['p95_ms'])} |")
-    lines += ["", "## Accuracy per tag value", "",
-              "| tag | value | n | rule | route |", "|---|---|---|---|---|"]
+        lines.append(
+            f"| {kind} | {k['n']} | {_f(k['rule'])} | {_f(k['route'])} | "
+            f"{_ms(k['mean_ms'])} | {_ms(k['p50_ms'])} | {_ms(k['p95_ms'])} |"
+        )
+    lines += [
+        "",
+        "## Accuracy per tag value",
+        "",
+        "| tag | value | n | rule | route |",
+        "|---|---|---|---|---|",
+    ]
     for key, values in rep["per_tag"].items():
         for value, a in values.items():
             lines.append(f"| {key} | {value} | {a['n']} | {_f(a['rule'])} | {_f(a['route'])} |")
-    lines += ["", "## Accuracy per pending action", "",
-              "| action | n | rule | route |", "|---|---|---|---|"]
+    lines += [
+        "",
+        "## Accuracy per pending action",
+        "",
+        "| action | n | rule | route |",
+        "|---|---|---|---|",
+    ]
     for action, a in rep["per_pending_action"].items():
         lines.append(f"| {action} | {a['n']} | {_f(a['rule'])} | {_f(a['route'])} |")
-    lines += ["", "## Coverage (cases per tag value)", "", "| tag | value | cases |", "|---|---|---|"]
+    lines += [
+        "",
+        "## Coverage (cases per tag value)",
+        "",
+        "| tag | value | cases |",
+        "|---|---|---|",
+    ]
     for key, values in rep["coverage"].items():
         for value, n in values.items():
             lines.append(f"| {key} | {value} | {n} |")
@@ -552,7 +625,9 @@ def render_eval_md(rep: dict[str, Any]) -> str:
         orig = f" (pending on “{fail['pendingOriginal']}”)" if fail.get("pendingOriginal") else ""
         lines.append(f"- **{fail['id']}** [{fail['kind']}] “{fail['prompt']}”{orig}")
         for d in fail["diffs"]:
-            lines.append(f"  - `{d['field']}`: expected `{_j(d['expected'])}`, got `{_j(d['got'])}`")
+            lines.append(
+                f"  - `{d['field']}`: expected `{_j(d['expected'])}`, got `{_j(d['got'])}`"
+            )
     if rep.get("plots"):
         lines += ["", "## Plots", ""] + [f"![{Path(p).stem}]({Path(p).name})" for p in rep["plots"]]
     return "\n".join(lines) + "\n"
@@ -587,22 +662,37 @@ def render_bench_md(bench: dict[str, Any]) -> str:
         lines += ["", "## Skipped engines", ""]
         lines += [f"- **{e}**: {why}" for e, why in bench["skipped"].items()]
     if bench["per_kind"]:
-        lines += ["", "## Latency by request kind", "", "| engine | kind | n | P50 | P95 |",
-                  "|---|---|---|---|---|"]
+        lines += [
+            "",
+            "## Latency by request kind",
+            "",
+            "| engine | kind | n | P50 | P95 |",
+            "|---|---|---|---|---|",
+        ]
         for engine, kinds in bench["per_kind"].items():
             for kind, k in kinds.items():
-                lines.append(f"| {engine} | {kind} | {k['n']} | {_ms(k['p50_ms'])} | "
-                             f"{_ms(k['p95_ms'])} |")
+                lines.append(
+                    f"| {engine} | {kind} | {k['n']} | {_ms(k['p50_ms'])} | {_ms(k['p95_ms'])} |"
+                )
     if bench["memory"]:
-        lines += ["", "## Process memory", "", "| engine | RSS after warm-up | peak RSS |",
-                  "|---|---|---|"]
+        lines += [
+            "",
+            "## Process memory",
+            "",
+            "| engine | RSS after warm-up | peak RSS |",
+            "|---|---|---|",
+        ]
         for engine, mem in bench["memory"].items():
-            lines.append(f"| {engine} | {_f(mem['after_warmup']['rss_mb'], '{:.0f}')} MB | "
-                         f"{_f(mem['at_end']['peak_rss_mb'], '{:.0f}')} MB |")
+            lines.append(
+                f"| {engine} | {_f(mem['after_warmup']['rss_mb'], '{:.0f}')} MB | "
+                f"{_f(mem['at_end']['peak_rss_mb'], '{:.0f}')} MB |"
+            )
         lines.append("")
         lines.append("Engines run one after another in one process, so peak RSS accumulates.")
     if bench.get("plots"):
-        lines += ["", "## Plots", ""] + [f"![{Path(p).stem}]({Path(p).name})" for p in bench["plots"]]
+        lines += ["", "## Plots", ""] + [
+            f"![{Path(p).stem}]({Path(p).name})" for p in bench["plots"]
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -655,8 +745,11 @@ def _plot_eval(rep: dict[str, Any], latencies: list[float], out_dir: Path) -> li
     if labels:
         fig, ax = plt.subplots(figsize=(8, 0.32 * len(labels) + 1.2))
         ax.barh(labels[::-1], values[::-1])
-        ax.set(xlim=(0, 1), xlabel="extract_rule_correctness",
-               title=f"Accuracy per tag value ({engine})")
+        ax.set(
+            xlim=(0, 1),
+            xlabel="extract_rule_correctness",
+            title=f"Accuracy per tag value ({engine})",
+        )
         fig.tight_layout()
         path = out_dir / f"accuracy_by_tag_{engine}.png"
         fig.savefig(path, dpi=100)
@@ -665,8 +758,9 @@ def _plot_eval(rep: dict[str, Any], latencies: list[float], out_dir: Path) -> li
     return paths
 
 
-def _plot_bench(reports: dict[str, dict[str, Any]], latencies: dict[str, list[float]],
-                out_dir: Path) -> list[str]:
+def _plot_bench(
+    reports: dict[str, dict[str, Any]], latencies: dict[str, list[float]], out_dir: Path
+) -> list[str]:
     if not reports:
         return []
     plt = _pyplot()
@@ -677,8 +771,12 @@ def _plot_bench(reports: dict[str, dict[str, Any]], latencies: dict[str, list[fl
             _cdf(ax, lat, engine)
     for ref in REFERENCE_ROWS:
         ax.axvline(ref["latency_p95_ms"], linestyle="--", color="grey", alpha=0.6)
-    ax.set(xscale="log", xlabel="ms (log)", ylabel="fraction ≤ x",
-           title="Latency CDF per engine (dashed: original V1/V3 P95)")
+    ax.set(
+        xscale="log",
+        xlabel="ms (log)",
+        ylabel="fraction ≤ x",
+        title="Latency CDF per engine (dashed: original V1/V3 P95)",
+    )
     ax.legend()
     fig.tight_layout()
     path = out_dir / "bench_latency_cdf.png"

@@ -82,6 +82,7 @@ class SlotExtractor:
         grammars: GrammarSet,
         mode: ExtractorMode,
         max_new_tokens: int = 48,
+        prefix: str = FEW_SHOT,
     ) -> None:
         if model is None and mode is not ExtractorMode.RULES:
             raise ValueError(f"extractor mode {mode.value} needs a local model")
@@ -90,6 +91,7 @@ class SlotExtractor:
         self._grammars = grammars
         self._mode = mode
         self._max_new = max_new_tokens
+        self._prefix_text = prefix
         self._prefix_tokens: list[int] | None = None
 
     @property
@@ -130,7 +132,7 @@ class SlotExtractor:
     def _prefix(self) -> list[int]:
         assert self._model is not None
         if self._prefix_tokens is None:
-            self._prefix_tokens = self._model.bos() + self._model.tokenize(FEW_SHOT)
+            self._prefix_tokens = self._model.bos() + self._model.tokenize(self._prefix_text)
         return self._prefix_tokens
 
     def _ask_model(

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 from .errors import HostedEngineError, NotillmError
 from .schemas import (
@@ -46,7 +46,9 @@ _HHMM_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 _WORD_RE = re.compile(r"^[a-z][a-z_]{1,30}$")
 _WEEKDAYS_KO = ["월", "화", "수", "목", "금", "토", "일"]
 # Words a model likes to copy into `content` that only restate "a notification".
-_GENERIC_CONTENT = frozenset({"알림", "알람", "메세지", "메시지", "푸시", "앱", "어플", "모든", "전체"})
+_GENERIC_CONTENT = frozenset(
+    {"알림", "알람", "메세지", "메시지", "푸시", "앱", "어플", "모든", "전체"}
+)
 _QUOTES = "'\"‘’“”「」『』`"
 
 
@@ -60,8 +62,14 @@ _STR_LIST = {"type": "array", "items": {"type": "string"}}
 _TARGET_PARAMS = {
     "type": "object",
     "properties": {
-        "name": {**_STR_LIST, "description": "설치된 앱 목록에 있는 앱 이름 그대로 (없으면 빈 배열)"},
-        "content": {**_STR_LIST, "description": "알림 내용에 들어가야 하는 키워드 (따옴표·조사 없이)"},
+        "name": {
+            **_STR_LIST,
+            "description": "설치된 앱 목록에 있는 앱 이름 그대로 (없으면 빈 배열)",
+        },
+        "content": {
+            **_STR_LIST,
+            "description": "알림 내용에 들어가야 하는 키워드 (따옴표·조사 없이)",
+        },
     },
     "required": ["name", "content"],
 }
@@ -179,8 +187,12 @@ def price_for(model: str, table: dict[str, tuple[float, float]]) -> tuple[float,
     return table[max(prefixes, key=len)] if prefixes else None
 
 
-def cost_usd(model: str, prompt_tokens: int, completion_tokens: int,
-             table: dict[str, tuple[float, float]] | None = None) -> float:
+def cost_usd(
+    model: str,
+    prompt_tokens: int,
+    completion_tokens: int,
+    table: dict[str, tuple[float, float]] | None = None,
+) -> float:
     table = load_price_table() if table is None else table
     price = price_for(model, table)
     if price is None:
@@ -269,8 +281,13 @@ def _fmt_hm(dt: datetime) -> str:
 class HostedEngine:
     """Answers one request with one hosted chat-completions call (V1 baseline)."""
 
-    def __init__(self, settings: Settings, *, max_retries: int = DEFAULT_MAX_RETRIES,
-                 prices_path: Path = PRICES_PATH) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        prices_path: Path = PRICES_PATH,
+    ) -> None:
         if settings.offline or not settings.hosted_allowed:
             raise HostedNotAllowed(
                 "the hosted engine is never built in offline mode; set engine=hybrid|hosted and "
@@ -300,7 +317,9 @@ class HostedEngine:
 
     # -- the call
 
-    def _messages(self, req: HandleRequest, installed: Sequence[InstalledApp]) -> list[dict[str, str]]:
+    def _messages(
+        self, req: HandleRequest, installed: Sequence[InstalledApp]
+    ) -> list[dict[str, str]]:
         now = req.currentTime
         system = _SYSTEM_PROMPT.format(
             now=now.isoformat(timespec="seconds"),
@@ -321,19 +340,28 @@ class HostedEngine:
             if remaining < _MIN_ATTEMPT_S and attempt > 0:
                 break
             try:
-                return self._client.with_options(timeout=max(remaining, 0.05)).chat.completions.create(
+                # Typed loosely: our messages and tools are plain dicts of the documented shape.
+                client: Any = self._client.with_options(timeout=max(remaining, 0.05))
+                return client.chat.completions.create(
                     model=self.model,
-                    messages=messages,  # type: ignore[arg-type]
-                    tools=tools,  # type: ignore[arg-type]
+                    messages=messages,
+                    tools=tools,
                     tool_choice="auto",
                     temperature=0,
                 )
             except self._openai.APITimeoutError as exc:
-                raise HostedEngineError(f"hosted call timed out after {self.timeout_s:.1f}s") from exc
-            except (self._openai.InternalServerError, self._openai.APIConnectionError,
-                    self._openai.RateLimitError) as exc:
+                raise HostedEngineError(
+                    f"hosted call timed out after {self.timeout_s:.1f}s"
+                ) from exc
+            except (
+                self._openai.InternalServerError,
+                self._openai.APIConnectionError,
+                self._openai.RateLimitError,
+            ) as exc:
                 last_exc = exc
-                logger.warning("hosted call failed (attempt %d): %s", attempt + 1, type(exc).__name__)
+                logger.warning(
+                    "hosted call failed (attempt %d): %s", attempt + 1, type(exc).__name__
+                )
             except self._openai.APIStatusError as exc:
                 raise HostedEngineError(f"hosted API answered HTTP {exc.status_code}") from exc
             except Exception as exc:  # garbage bodies surface as JSON or validation errors
@@ -356,7 +384,9 @@ class HostedEngine:
         )
         return answer
 
-    def _read_completion(self, completion: Any) -> tuple[list[tuple[str, dict[str, Any]]] | str, str, float]:
+    def _read_completion(
+        self, completion: Any
+    ) -> tuple[list[tuple[str, dict[str, Any]]] | str, str, float]:
         """The tool calls as (name, args) pairs, or the text reply when there were none."""
         choices = getattr(completion, "choices", None)
         if not isinstance(choices, list) or not choices:
@@ -368,7 +398,11 @@ class HostedEngine:
         p_tok = int(getattr(usage, "prompt_tokens", 0) or 0)
         c_tok = int(getattr(usage, "completion_tokens", 0) or 0)
         reported = getattr(completion, "model", None)
-        priced = reported if isinstance(reported, str) and price_for(reported, self._prices) else self.model
+        priced = (
+            reported
+            if isinstance(reported, str) and price_for(reported, self._prices)
+            else self.model
+        )
         cost = cost_usd(priced, p_tok, c_tok, self._prices)
         tool_calls = getattr(message, "tool_calls", None) or []
         if not tool_calls:
@@ -394,16 +428,29 @@ class HostedEngine:
 
     # -- mapping into the contract
 
-    def _to_contract(self, req: HandleRequest, installed: Sequence[InstalledApp],
-                     calls: list[tuple[str, dict[str, Any]]] | str) -> HandleResponse:
+    def _to_contract(
+        self,
+        req: HandleRequest,
+        installed: Sequence[InstalledApp],
+        calls: list[tuple[str, dict[str, Any]]] | str,
+    ) -> HandleResponse:
         pending = bool(req.pending and req.pendingOriginal)
         intent = DialogIntent.PENDING if pending else DialogIntent.EXTRACT
         if isinstance(calls, str):
             if pending:
-                return _fail(intent, FailReason.INCOMPLETE, PendingAction.UNRESOLVED,
-                             "언제까지 적용할지 알려주세요.", needs=True)
-            return _fail(DialogIntent.REJECT, FailReason.CHITCHAT, None,
-                         "알림 설정에 관한 말씀이 아니에요. 예: '2시간 카톡 알림 꺼줘'")
+                return _fail(
+                    intent,
+                    FailReason.INCOMPLETE,
+                    PendingAction.UNRESOLVED,
+                    "언제까지 적용할지 알려주세요.",
+                    needs=True,
+                )
+            return _fail(
+                DialogIntent.REJECT,
+                FailReason.CHITCHAT,
+                None,
+                "알림 설정에 관한 말씀이 아니에요. 예: '2시간 카톡 알림 꺼줘'",
+            )
         known = {t["function"]["name"] for t in TOOLS} | {FOLLOWUP_TOOL["function"]["name"]}
         by_name: dict[str, dict[str, Any]] = {}
         for name, args in calls:
@@ -424,19 +471,33 @@ class HostedEngine:
             if action is PendingAction.CANCEL:
                 return _fail(intent, FailReason.CANCELLED, action, "알겠어요, 취소했어요.")
             if action is PendingAction.UNRESOLVED and not has_rule:
-                return _fail(intent, FailReason.INCOMPLETE, action,
-                             "언제까지 적용할지 알려주세요.", needs=True)
+                return _fail(
+                    intent,
+                    FailReason.INCOMPLETE,
+                    action,
+                    "언제까지 적용할지 알려주세요.",
+                    needs=True,
+                )
 
         mute_args = by_name.get("extract_mute_target")
         allow_args = by_name.get("extract_allow_target")
         cond_args = by_name.get("extract_notification_condition")
         if mute_args is not None and allow_args is not None:
-            return _fail(intent, FailReason.CONFLICT, action,
-                         "끄는 것과 받는 것이 함께 있어요. 하나만 말씀해 주세요.")
+            return _fail(
+                intent,
+                FailReason.CONFLICT,
+                action,
+                "끄는 것과 받는 것이 함께 있어요. 하나만 말씀해 주세요.",
+            )
         if mute_args is None and allow_args is None and cond_args is None:
             if pending:
-                return _fail(intent, FailReason.INCOMPLETE, action,
-                             "언제까지 적용할지 알려주세요.", needs=True)
+                return _fail(
+                    intent,
+                    FailReason.INCOMPLETE,
+                    action,
+                    "언제까지 적용할지 알려주세요.",
+                    needs=True,
+                )
             raise HostedEngineError("hosted answer called no rule tool")
         mute = allow_args is None
         target_args = (mute_args if mute else allow_args) or {"name": [], "content": []}
@@ -444,29 +505,39 @@ class HostedEngine:
         names = _str_list(target_args, "name")
         apps, unmapped = map_app_names(names, installed)
         if unmapped:
-            return _fail(intent, FailReason.APP_UNRESOLVED, action,
-                         f"'{', '.join(unmapped)}' 앱을 찾지 못했어요.")
-        content = _clean_content(_str_list(target_args, "content"), {_norm(a.name) for a in installed})
+            return _fail(
+                intent,
+                FailReason.APP_UNRESOLVED,
+                action,
+                f"'{', '.join(unmapped)}' 앱을 찾지 못했어요.",
+            )
+        content = _clean_content(
+            _str_list(target_args, "content"), {_norm(a.name) for a in installed}
+        )
         all_target = not apps and not content
         if all_target and not mute:
             # "only nothing gets through" is not a rule a person means.
-            return _fail(intent, FailReason.INCOMPLETE, action,
-                         "어떤 알림만 받을지 알려주세요.", needs=True)
+            return _fail(
+                intent, FailReason.INCOMPLETE, action, "어떤 알림만 받을지 알려주세요.", needs=True
+            )
         if cond_args is None:
-            return _fail(intent, FailReason.INCOMPLETE, action,
-                         "언제까지 적용할지 알려주세요.", needs=True)
+            return _fail(
+                intent, FailReason.INCOMPLETE, action, "언제까지 적용할지 알려주세요.", needs=True
+            )
 
         now = req.currentTime
         delivery = _parse_time(cond_args.get("delivery"), now, "delivery") or now
         expires = _parse_time(cond_args.get("expires"), now, "expires")
         if expires is None:
-            return _fail(intent, FailReason.INCOMPLETE, action,
-                         "언제까지 적용할지 알려주세요.", needs=True)
+            return _fail(
+                intent, FailReason.INCOMPLETE, action, "언제까지 적용할지 알려주세요.", needs=True
+            )
         if expires <= delivery or expires <= now:
             return _fail(intent, FailReason.INVALID_TIME, action, "끝나는 시각이 시작보다 앞서요.")
-        recurrence = cond_args.get("recurrence") or "none"
-        if recurrence not in ("none", "daily", "weekly"):
-            raise HostedEngineError(f"unknown recurrence {recurrence!r}")
+        raw_recurrence = cond_args.get("recurrence") or "none"
+        if raw_recurrence not in ("none", "daily", "weekly"):
+            raise HostedEngineError(f"unknown recurrence {raw_recurrence!r}")
+        recurrence = cast(Literal["none", "daily", "weekly"], raw_recurrence)
         days = cond_args.get("days_of_week") or []
         if not isinstance(days, list) or not all(isinstance(d, int) and 1 <= d <= 7 for d in days):
             raise HostedEngineError(f"bad days_of_week {days!r}")
@@ -475,13 +546,18 @@ class HostedEngine:
             ws = we = None
             days = []
         else:
-            if not (isinstance(ws, str) and _HHMM_RE.match(ws) and isinstance(we, str)
-                    and _HHMM_RE.match(we)):
+            if not (
+                isinstance(ws, str)
+                and _HHMM_RE.match(ws)
+                and isinstance(we, str)
+                and _HHMM_RE.match(we)
+            ):
                 # Fall back to the occurrence itself: the window the model gave as instants.
                 ws, we = delivery.strftime("%H:%M"), expires.strftime("%H:%M")
             if recurrence == "weekly" and not days:
-                return _fail(intent, FailReason.INCOMPLETE, action, "어느 요일인지 알려주세요.",
-                             needs=True)
+                return _fail(
+                    intent, FailReason.INCOMPLETE, action, "어느 요일인지 알려주세요.", needs=True
+                )
             if recurrence == "daily":
                 days = []
         target = TargetFixed(
@@ -524,12 +600,25 @@ def _word(value: Any) -> str | None:
 
 def _placeholder_meta() -> Meta:
     # Replaced by handle() once latency and cost are known.
-    return Meta(engine=ENGINE_NAME, llmCalls=0, hostedCalls=1, fallbackUsed=False,
-                latencyMs=0.0, costUsd=0.0, model=None)
+    return Meta(
+        engine=ENGINE_NAME,
+        llmCalls=0,
+        hostedCalls=1,
+        fallbackUsed=False,
+        latencyMs=0.0,
+        costUsd=0.0,
+        model=None,
+    )
 
 
-def _fail(intent: DialogIntent, reason: FailReason, action: PendingAction | None,
-          message: str, *, needs: bool = False) -> HandleResponse:
+def _fail(
+    intent: DialogIntent,
+    reason: FailReason,
+    action: PendingAction | None,
+    message: str,
+    *,
+    needs: bool = False,
+) -> HandleResponse:
     return HandleResponse(
         ok=False,
         dialogIntent=intent,
@@ -539,4 +628,3 @@ def _fail(intent: DialogIntent, reason: FailReason, action: PendingAction | None
         message=message,
         meta=_placeholder_meta(),
     )
-

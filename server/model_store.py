@@ -132,3 +132,26 @@ def status(settings: Settings) -> list[dict[str, str | int | bool | None]]:
             }
         )
     return rows
+
+
+ADAPTERS_DIR = MODELS_DIR / "adapters"
+
+
+def shipped_adapter_path(directory: Path = ADAPTERS_DIR) -> Path:
+    """The LoRA adapter this project trained and ships, after checking it against its manifest."""
+    manifest_path = directory / "manifest.json"
+    if not manifest_path.is_file():
+        raise ModelLoadError(f"no shipped adapter: {manifest_path} is missing")
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    path = directory / manifest["file"]
+    if not path.is_file():
+        raise ModelLoadError(f"adapter file missing: {path}")
+    if path.stat().st_size != int(manifest["size"]) or sha256_of(path) != manifest["sha256"]:
+        raise ModelLoadError(f"adapter {path} does not match its manifest sha256/size")
+    return path
+
+
+def adapter_prompt_prefix(directory: Path = ADAPTERS_DIR) -> str | None:
+    """The prompt prefix the shipped adapter was trained with, if it differs from the default."""
+    path = directory / "prefix.txt"
+    return path.read_text(encoding="utf-8") if path.is_file() else None

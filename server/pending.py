@@ -56,3 +56,66 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
     if turn.has_target and not turn.has_time:
         return PendingAction.UPDATE
     return PendingAction.CONTINUE
+
+
+_CANCEL_WORD = re.compile(r"됐|취소|관둬|관두|그만|없던|필요\s*없|cancel", re.IGNORECASE)
+
+
+def is_unsure(text: str, turn: TurnSignals) -> bool:
+    """Where the cheap signals disagree: cancel words next to new values ("취소하고 슬랙 1시간").
+
+    A turn with nothing usable is not "unsure": UNRESOLVED asks again and can never produce a
+    wrong rule, and the base model read every such turn in the dev set as CANCEL.
+    """
+    return bool(_CANCEL_WORD.search(text)) and (turn.has_time or turn.has_target)
+
+
+PENDING_FEW_SHOT = """다음은 알림 설정 대화 기록이다. 앞선 명령에 정보가 모자라 되물었고, 사용자의 답을 분류한다.
+CANCEL=취소, UNRESOLVED=쓸모있는 정보 없음, CONTINUE=모자란 정보를 채움, UPDATE=일부를 바꿈, NEW_REQUEST=새로운 명령.
+
+앞선 명령: 카톡만 받아줘
+답: 1시간
+분류: CONTINUE
+
+앞선 명령: 카톡 알림 꺼줘
+답: 됐어
+분류: CANCEL
+
+앞선 명령: 카톡만 받아줘
+답: 음...
+분류: UNRESOLVED
+
+앞선 명령: 인스타 알림 꺼줘
+답: 아니 인스타 말고 페북
+분류: UPDATE
+
+앞선 명령: 슬랙만 받을래
+답: 매일 밤 11시부터 아침 7시까지 모든 알림 꺼줘
+분류: NEW_REQUEST
+"""
+
+
+class PendingClassifier:
+    """The local model, held by the five-way grammar, for turns the signals cannot place."""
+
+    def __init__(self, model: object, grammar_text: str) -> None:
+        from .llm import LocalModel
+
+        assert isinstance(model, LocalModel)
+        self._model = model
+        self._grammar = grammar_text
+        self._prefix: list[int] | None = None
+
+    def classify(
+        self, original: str, text: str, *, timeout_s: float, max_waiting: int
+    ) -> PendingAction:
+        m = self._model
+        with m.turn(timeout_s=timeout_s, max_waiting=max_waiting):
+            if self._prefix is None:
+                self._prefix = m.bos() + m.tokenize(PENDING_FEW_SHOT)
+            one_line = " ".join(original.split()), " ".join(text.split())
+            tokens = self._prefix + m.tokenize(
+                f"\n앞선 명령: {one_line[0]}\n답: {one_line[1]}\n분류:"
+            )
+            said = m.generate(tokens, m.grammar(self._grammar), max_tokens=8).strip()
+        return PendingAction(said)

@@ -17,7 +17,7 @@ from .app_mapper import InstalledIndex
 from .domain import AppRef, ChitchatGate
 from .errors import DeadlineExceeded, ExtractionError, GrammarError, HostedEngineError, Overloaded
 from .extractor import Extraction, SlotExtractor
-from .pending import TurnSignals, decide, update_focus
+from .pending import PendingClassifier, TurnSignals, decide, is_unsure, update_focus
 from .schemas import (
     Condition,
     DialogIntent,
@@ -116,8 +116,10 @@ class Pipeline:
         model_id: str | None,
         deadline_s: float,
         queue_size: int,
+        pending_model: PendingClassifier | None = None,
     ) -> None:
         self._extractor = extractor
+        self._pending_model = pending_model
         self._default_index = InstalledIndex.of(default_apps)
         self._gate = gate
         self._hosted = hosted
@@ -204,6 +206,13 @@ class Pipeline:
         # Cheap signals first: the turn is read by code alone to pick the action.
         turn = self._understand(req.prompt, now, installed, t0, use_model=False)
         action = decide(req.prompt, turn.signals)
+        pending_calls = 0
+        if self._pending_model is not None and is_unsure(req.prompt, turn.signals):
+            action = self._pending_model.classify(
+                original, req.prompt, timeout_s=self._remaining(t0), max_waiting=self._queue_size
+            )
+            pending_calls = 1
+        turn.llm_calls = pending_calls
         pend = DialogIntent.PENDING
         if action is PendingAction.CANCEL:
             return Decision(
@@ -217,6 +226,7 @@ class Pipeline:
             )
         if action is PendingAction.NEW_REQUEST:
             turn = self._understand(req.prompt, now, installed, t0)
+            turn.llm_calls += pending_calls
             return self._rule(turn, now, pend, action)
         first = self._understand(original, now, installed, t0)
         if action is PendingAction.UPDATE:
@@ -224,7 +234,7 @@ class Pipeline:
             if focus != req.prompt and focus.strip():
                 turn = self._understand(focus, now, installed, t0, use_model=False)
         merged = _merge(first, turn)
-        merged.llm_calls = first.llm_calls + turn.llm_calls
+        merged.llm_calls = first.llm_calls + pending_calls
         return self._rule(merged, now, pend, action)
 
     def _rule(

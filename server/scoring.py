@@ -123,20 +123,25 @@ def rule_diffs(expected: Mapping[str, Any], answer: Any) -> list[FieldDiff]:
                 got_section = got.get(section)
                 diffs.extend(
                     _diff_section(
-                        section, exp_section, got_section if isinstance(got_section, Mapping)
-                        else None,
+                        section,
+                        exp_section,
+                        got_section if isinstance(got_section, Mapping) else None,
                     )
                 )
     return diffs
 
 
-def extract_rule_correctness(expected: Mapping[str, Any], answer: Any) -> tuple[int, list[FieldDiff]]:
+def extract_rule_correctness(
+    expected: Mapping[str, Any], answer: Any
+) -> tuple[int, list[FieldDiff]]:
     """1 when every field present in `expected` matches the answer, else 0; plus the diffs."""
     diffs = rule_diffs(expected, answer)
     return (0 if diffs else 1), diffs
 
 
-def expected_dialog_intent(expected: Mapping[str, Any], case_input: Mapping[str, Any] | None = None) -> str:
+def expected_dialog_intent(
+    expected: Mapping[str, Any], case_input: Mapping[str, Any] | None = None
+) -> str:
     """The dialogIntent a case expects, derived when the case does not give one.
 
     A pending turn (input.pending, or an expected pendingAction) is "pending" whatever it

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from .app_mapper import AliasTable, AppMapper, load_catalog
 from .domain import AppWordMatcher, ChitchatGate
 from .errors import ModelLoadError
-from .extractor import SlotExtractor
+from .extractor import FEW_SHOT, SlotExtractor
 from .grammars import GrammarSet
 from .llm import LocalModel
-from .model_store import extractor_model_path
+from .model_store import adapter_prompt_prefix, extractor_model_path, shipped_adapter_path
 from .pipeline import HostedFallback, Pipeline
 from .schemas import HandleRequest, HandleResponse
-from .settings import MODELS_DIR, EngineMode, Settings
+from .pending import PendingClassifier
+from .settings import MODELS_DIR, EngineMode, ExtractorMode, Settings
 from .slots import RuleSlotReader
 
 logger = logging.getLogger(__name__)
@@ -89,14 +90,17 @@ def build_service(settings: Settings) -> Service:
         path, model_id = extractor_model_path(settings)
         lora = settings.adapter_path
         if lora is None and settings.use_adapter:
-            from .model_store import shipped_adapter_path
-
             lora = shipped_adapter_path()
         model = LocalModel(path, n_threads=settings.n_threads, n_ctx=settings.n_ctx,
                            lora_path=lora, model_id=model_id)
 
+    prefix = FEW_SHOT
+    if model is not None and model.lora_path is not None:
+        # An adapter is trained with its own (shorter) prefix; the few-shot cases are in it.
+        prefix = adapter_prompt_prefix(model.lora_path.parent) or FEW_SHOT
     extractor = SlotExtractor(
-        RuleSlotReader(mapper), model, grammars, settings.extractor_mode, settings.max_new_tokens
+        RuleSlotReader(mapper), model, grammars, settings.extractor_mode, settings.max_new_tokens,
+        prefix=prefix,
     )
     hosted: HostedFallback | None = None
     if settings.hosted_allowed:
@@ -104,6 +108,13 @@ def build_service(settings: Settings) -> Service:
         from .hosted import HostedEngine
 
         hosted = HostedEngine(settings)
+    pending_model = None
+    if (
+        model is not None
+        and settings.pending_model
+        and settings.extractor_mode is not ExtractorMode.RULES
+    ):
+        pending_model = PendingClassifier(model, grammars.pending)
     pipeline = Pipeline(
         extractor=extractor,
         default_apps=catalog,
@@ -112,6 +123,7 @@ def build_service(settings: Settings) -> Service:
         model_id=model_id,
         deadline_s=settings.request_deadline_s,
         queue_size=settings.queue_size,
+        pending_model=pending_model,
     )
     svc = Service(
         settings=settings,

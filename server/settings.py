@@ -57,6 +57,15 @@ class Settings(BaseSettings):
         ExtractorMode.AUTO, description="How slots are decided: auto, model or rules."
     )
 
+    pending_model: bool = Field(
+        False,
+        description=(
+            "Ask the local model (five-way grammar) about follow-up turns whose cheap signals "
+            "disagree. Off by default: the base model labelled such turns CANCEL when the words "
+            "after the cancel word carried the answer."
+        ),
+    )
+
     # --- local model ---
     cache_dir: Path = Field(DEFAULT_CACHE_DIR, description="Where assembled/exported models live.")
     model_path: Path | None = Field(

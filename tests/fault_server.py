@@ -58,7 +58,9 @@ class Reply:
 
 
 def tool_reply(calls: dict[str, dict[str, Any]], **kw: Any) -> Reply:
-    return Reply(tool_calls=[(n, json.dumps(a, ensure_ascii=False)) for n, a in calls.items()], **kw)
+    return Reply(
+        tool_calls=[(n, json.dumps(a, ensure_ascii=False)) for n, a in calls.items()], **kw
+    )
 
 
 class FaultServer:
@@ -86,8 +88,13 @@ class FaultServer:
                 reply = server._next()
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
-                data = reply.render() if reply.status == 200 else (
-                    reply.body or b'{"error": {"message": "scripted failure", "type": "server_error"}}'
+                data = (
+                    reply.render()
+                    if reply.status == 200
+                    else (
+                        reply.body
+                        or b'{"error": {"message": "scripted failure", "type": "server_error"}}'
+                    )
                 )
                 try:
                     self.send_response(reply.status)

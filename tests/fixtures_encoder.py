@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from notillm_local.embeddings import OnnxSentenceEncoder, ensure_encoder
 from notillm_local.settings import Settings
 

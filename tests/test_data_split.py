@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from notillm_local.schemas import (
     Condition,
     DialogIntent,
@@ -22,8 +21,10 @@ from notillm_local.scoring import parse_instant
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "eval" / "data"
 DEV = DATA / "dev.jsonl"
-EXAMPLES_CANDIDATES = [REPO.parent / "shared" / "contract" / "examples.jsonl",
-                       Path("/work/shared/contract/examples.jsonl")]
+EXAMPLES_CANDIDATES = [
+    REPO.parent / "shared" / "contract" / "examples.jsonl",
+    Path("/work/shared/contract/examples.jsonl"),
+]
 TRAINING_FILES = ["train.jsonl", "gate_train.jsonl"]
 TAG_VALUES = {
     "intent": {"mute", "allow", "reject"},

@@ -119,3 +119,22 @@ def test_rules_mode_never_calls_the_model(table_mapper, catalog) -> None:
     r = pipe.handle(HandleRequest(prompt="카톡 2시간", currentTime=datetime.fromisoformat(NOW)))
     assert r.meta.llmCalls == 0
     assert not r.ok and r.needsSupplement  # intent unknown: it asks
+
+
+def test_pending_model_classifies_disagreeing_turns_within_its_grammar(settings, local_model) -> None:
+    """With pending_model on, a turn mixing cancel words and values goes to the model."""
+    from notillm_local.grammars import GrammarSet
+    from notillm_local.pending import PendingClassifier
+    from notillm_local.schemas import PendingAction
+
+    clf = PendingClassifier(local_model, GrammarSet.load().pending)
+    action = clf.classify("카톡만 받아줘", "아 취소하고 슬랙 1시간만 꺼줘", timeout_s=30,
+                          max_waiting=2)
+    assert isinstance(action, PendingAction)
+
+
+def test_cancel_words_with_new_values_do_not_cancel(service) -> None:
+    r = ask(service, "됐고 그냥 2시간", now="2026-08-15T09:00:00+09:00", pending=True,
+            pendingOriginal="카톡만 받아줘")
+    assert r.pendingAction.value == "CONTINUE" and r.ok
+    assert r.condition.expires == "2026-08-15T11:00:00+09:00"

@@ -6,7 +6,6 @@ import copy
 from typing import Any
 
 import pytest
-
 from notillm_local.schemas import HandleResponse
 from notillm_local.scoring import (
     expected_dialog_intent,
@@ -62,8 +61,15 @@ def right_answer() -> dict[str, Any]:
             "activity": "driving",
             "location": "work",  # not in expected: not scored
         },
-        "meta": {"engine": "local", "llmCalls": 1, "hostedCalls": 0, "fallbackUsed": False,
-                 "latencyMs": 1.0, "costUsd": 0.0, "model": "m"},
+        "meta": {
+            "engine": "local",
+            "llmCalls": 1,
+            "hostedCalls": 0,
+            "fallbackUsed": False,
+            "latencyMs": 1.0,
+            "costUsd": 0.0,
+            "model": "m",
+        },
     }
 
 
@@ -133,7 +139,11 @@ def test_null_sections_when_ok_expected() -> None:
 
 
 def test_keys_left_out_are_not_scored() -> None:
-    expected = {"ok": True, "targetFixed": {"name": ["카카오톡"]}, "condition": {"recurrence": "none"}}
+    expected = {
+        "ok": True,
+        "targetFixed": {"name": ["카카오톡"]},
+        "condition": {"recurrence": "none"},
+    }
     answer = right_answer()
     answer["targetFixed"].update(name=["카카오톡"], mute=False, content=["뭐든"])
     answer["condition"].update(recurrence="none", delivery="garbage")
@@ -142,23 +152,45 @@ def test_keys_left_out_are_not_scored() -> None:
 
 
 def test_fail_case_scores_top_level_fields_only() -> None:
-    expected = {"ok": False, "failReason": "incomplete", "needsSupplement": True,
-                "targetFixed": {"name": ["X"]}}  # ignored: ok=false
-    answer = {"ok": False, "dialogIntent": "extract", "failReason": "incomplete",
-              "needsSupplement": True, "targetFixed": None, "condition": None}
+    expected = {
+        "ok": False,
+        "failReason": "incomplete",
+        "needsSupplement": True,
+        "targetFixed": {"name": ["X"]},
+    }  # ignored: ok=false
+    answer = {
+        "ok": False,
+        "dialogIntent": "extract",
+        "failReason": "incomplete",
+        "needsSupplement": True,
+        "targetFixed": None,
+        "condition": None,
+    }
     assert extract_rule_correctness(expected, answer) == (1, [])
-    for field, wrong in (("failReason", "app_unresolved"), ("needsSupplement", False),
-                         ("ok", True)):
+    for field, wrong in (
+        ("failReason", "app_unresolved"),
+        ("needsSupplement", False),
+        ("ok", True),
+    ):
         bad = dict(answer, **{field: wrong})
         score, diffs = extract_rule_correctness(expected, bad)
         assert score == 0 and [d.field for d in diffs] == [field]
 
 
 def test_pending_action_scored_when_given() -> None:
-    expected = {"ok": False, "failReason": "cancelled", "needsSupplement": False,
-                "pendingAction": "CANCEL"}
-    answer = {"ok": False, "dialogIntent": "pending", "pendingAction": "CANCEL",
-              "failReason": "cancelled", "needsSupplement": False}
+    expected = {
+        "ok": False,
+        "failReason": "cancelled",
+        "needsSupplement": False,
+        "pendingAction": "CANCEL",
+    }
+    answer = {
+        "ok": False,
+        "dialogIntent": "pending",
+        "pendingAction": "CANCEL",
+        "failReason": "cancelled",
+        "needsSupplement": False,
+    }
     assert extract_rule_correctness(expected, answer)[0] == 1
     score, diffs = extract_rule_correctness(expected, dict(answer, pendingAction="UNRESOLVED"))
     assert score == 0 and diffs[0].field == "pendingAction"
