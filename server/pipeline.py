@@ -11,6 +11,7 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from . import answer
 from .app_mapper import InstalledIndex
@@ -29,7 +30,7 @@ from .schemas import (
     PendingAction,
     TargetFixed,
 )
-from .slots import SlotReading
+from .slots import SlotReading, has_intent_cue
 from .timeparse import TimeOutcome, TimeResult, parse_time
 
 logger = logging.getLogger(__name__)
@@ -60,6 +61,19 @@ class Understanding:
             has_unknown_words=bool(s.unknown_words),
             names_all=bool(_ALL_TARGET.search(self.text)),
         )
+
+    @property
+    def reads_as_command(self) -> bool:
+        """Code reads every part of a command: an intent verb, a usable time and a target.
+
+        The gate is least sure on near misses; when code independently finds all of these, a
+        wasted model call is cheaper than refusing a real command (issue 4).
+        """
+        s = self.slots
+        target = bool(s.apps or s.unresolved or s.content) or bool(
+            _NOTIFICATION_WORDS.search(self.text)
+        )
+        return any(s.intent_cues) and self.time.outcome is TimeOutcome.OK and target
 
     @property
     def names_nothing(self) -> bool:
@@ -94,11 +108,10 @@ class Decision:
     notes: list[str] = field(default_factory=list)
 
 
-class HostedFallback:
+class HostedFallback(Protocol):
     """What the pipeline needs of the hosted engine (hosted.py implements it)."""
 
-    def handle(self, req: HandleRequest, installed: list[InstalledApp]) -> HandleResponse:
-        raise NotImplementedError
+    def handle(self, req: HandleRequest, installed: list[InstalledApp]) -> HandleResponse: ...
 
 
 # Local outcomes that may be the local side's fault and so are worth a hosted try (hybrid).
@@ -167,24 +180,24 @@ class Pipeline:
         t0: float,
         *,
         use_model: bool = True,
-        chitchat_check: bool = False,
     ) -> Understanding:
         tr = parse_time(text, now)
-        spans = [(s.start, s.end) for s in tr.spans]
-        reading = self._extractor.read(text, spans, installed)
+        reading = self._extractor.read(text, [(sp.start, sp.end) for sp in tr.spans], installed)
         u = Understanding(text=text, time=tr, slots=reading)
-        if chitchat_check and u.names_nothing:
-            return u  # no model call for words that ask for no rule
-        if use_model and self._extractor.wants_model(reading):
+        return self._with_model(u, installed, t0) if use_model else u
+
+    def _with_model(self, u: Understanding, installed: InstalledIndex, t0: float) -> Understanding:
+        """Let the model decide the slots code left unsure (every slot in model mode)."""
+        if self._extractor.wants_model(u.slots):
             ex: Extraction = self._extractor.decide(
-                text,
-                spans,
-                reading,
+                u.text,
+                [(sp.start, sp.end) for sp in u.time.spans],
+                u.slots,
                 installed,
                 timeout_s=self._remaining(t0),
                 max_waiting=self._queue_size,
             )
-            u.llm_calls = ex.llm_calls
+            u.llm_calls += ex.llm_calls
         return u
 
     def _decide(self, req: HandleRequest, installed: InstalledIndex, t0: float) -> Decision:
@@ -193,12 +206,21 @@ class Pipeline:
             return self._decide_pending(req, installed, t0)
         if self._gate is not None:
             verdict = self._gate.decide(req.prompt)
-            if verdict.chitchat:
+            if verdict.chitchat and not self._code_reads_command(req.prompt, now, installed, t0):
                 return self._chitchat(f"gate p_command={verdict.p_command:.3f}")
-        u = self._understand(req.prompt, now, installed, t0, chitchat_check=True)
+        u = self._understand(req.prompt, now, installed, t0, use_model=False)
         if u.names_nothing:
-            return self._chitchat("no time, target, intent or notification word", u.llm_calls)
+            return self._chitchat("no intent verb, app or notification word")
+        u = self._with_model(u, installed, t0)
         return self._rule(u, now, DialogIntent.EXTRACT, None)
+
+    def _code_reads_command(
+        self, text: str, now: datetime, installed: InstalledIndex, t0: float
+    ) -> bool:
+        """A second opinion on a gate rejection, cheapest checks first (no model call)."""
+        if not has_intent_cue(text) or parse_time(text, now).outcome is not TimeOutcome.OK:
+            return False
+        return self._understand(text, now, installed, t0, use_model=False).reads_as_command
 
     def _decide_pending(self, req: HandleRequest, installed: InstalledIndex, t0: float) -> Decision:
         now = req.currentTime

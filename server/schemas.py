@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -22,13 +22,13 @@ PACKAGE_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$")
 MIN_YEAR, MAX_YEAR = 2000, 2200
 
 
-class DialogIntent(str, Enum):
+class DialogIntent(StrEnum):
     EXTRACT = "extract"
     REJECT = "reject"
     PENDING = "pending"
 
 
-class PendingAction(str, Enum):
+class PendingAction(StrEnum):
     CANCEL = "CANCEL"
     UNRESOLVED = "UNRESOLVED"
     CONTINUE = "CONTINUE"
@@ -36,7 +36,7 @@ class PendingAction(str, Enum):
     NEW_REQUEST = "NEW_REQUEST"
 
 
-class FailReason(str, Enum):
+class FailReason(StrEnum):
     CHITCHAT = "chitchat"
     CANCELLED = "cancelled"
     INCOMPLETE = "incomplete"

@@ -5,19 +5,22 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .app_mapper import AliasTable, AppMapper, load_catalog
-from .domain import AppWordMatcher, ChitchatGate
-from .errors import ModelLoadError
+from .domain import AppRef, AppWordMatcher, ChitchatGate
 from .extractor import FEW_SHOT, SlotExtractor
 from .grammars import GrammarSet
 from .llm import LocalModel
 from .model_store import adapter_prompt_prefix, extractor_model_path, shipped_adapter_path
+from .pending import PendingClassifier
 from .pipeline import HostedFallback, Pipeline
 from .schemas import HandleRequest, HandleResponse
-from .pending import PendingClassifier
 from .settings import MODELS_DIR, EngineMode, ExtractorMode, Settings
 from .slots import RuleSlotReader
+
+if TYPE_CHECKING:
+    from .embeddings import OnnxSentenceEncoder as OnnxSentenceEncoderT
 
 logger = logging.getLogger(__name__)
 
@@ -57,30 +60,48 @@ class Service:
 
 
 def _embedding_stack(
-    settings: Settings,
+    settings: Settings, default_apps: tuple[AppRef, ...]
 ) -> tuple[ChitchatGate | None, AppWordMatcher | None, str | None]:
     """The ONNX encoder, the chitchat gate and the embedding app matcher (issue 4)."""
     if not settings.embeddings_enabled:
         return None, None, None
-    try:
-        from . import app_embed, embeddings, gate
-    except ImportError as exc:  # the modules ship with the package; this is a broken install
-        raise ModelLoadError(f"embedding stack unavailable: {exc}") from exc
-    encoder_dir = embeddings.ensure_encoder(settings)
-    encoder = embeddings.OnnxSentenceEncoder(encoder_dir, threads=settings.n_threads)
+    from .app_embed import EmbeddingAppMatcher
+    from .embeddings import OnnxSentenceEncoder, ensure_encoder
+
+    encoder = OnnxSentenceEncoder(
+        ensure_encoder(settings), intra_op_threads=settings.n_threads
+    ).load()
     chitchat: ChitchatGate | None = None
     if settings.gate_enabled:
-        gate_path = settings.gate_path or gate.DEFAULT_GATE_PATH
-        chitchat = gate.LogisticChitchatGate.load(gate_path, encoder)
-    matcher = app_embed.EmbeddingAppMatcher.load(encoder)
+        chitchat = _load_gate(settings, encoder)
+    matcher = EmbeddingAppMatcher(encoder)
+    matcher.warm(default_apps)  # the catalog's label vectors, once, before the first request
     return chitchat, matcher, encoder.model_id
+
+
+def _load_gate(settings: Settings, encoder: OnnxSentenceEncoderT) -> ChitchatGate:
+    """The shipped gate, or one retrained here when it was trained on other encoder bytes.
+
+    The gate refuses vectors from an encoder it was not trained on. An export made with other
+    library versions can differ in its bytes; then the gate is retrained from the labelled file
+    (seconds) into the cache instead of refusing to start.
+    """
+    from .gate import DEFAULT_GATE_PATH, LogisticChitchatGate, gate_matches, train_gate
+
+    path = settings.gate_path or DEFAULT_GATE_PATH
+    if settings.gate_path is None and not gate_matches(path, encoder):
+        path = settings.cache_dir.expanduser() / "gate.json"
+        if not gate_matches(path, encoder):
+            logger.warning("shipped gate was trained on another encoder export; retraining it")
+            train_gate(encoder, out_path=path, report_path=path.with_suffix(".md"))
+    return LogisticChitchatGate(path, encoder)
 
 
 def build_service(settings: Settings) -> Service:
     t0 = time.perf_counter()
     catalog = load_catalog(settings.apps_catalog)
     table = AliasTable.load(MODELS_DIR / "app_aliases.json", catalog)
-    chitchat, matcher, encoder_id = _embedding_stack(settings)
+    chitchat, matcher, encoder_id = _embedding_stack(settings, catalog)
     mapper = AppMapper(table, matcher)
     grammars = GrammarSet.load()
 

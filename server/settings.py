@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 from pydantic import Field, SecretStr, model_validator
@@ -16,13 +16,13 @@ DEFAULT_APPS_CATALOG = MODELS_DIR / "apps_galaxy_ko.json"
 DEFAULT_CACHE_DIR = Path.home() / ".cache" / "notillm-local"
 
 
-class EngineMode(str, Enum):
+class EngineMode(StrEnum):
     LOCAL = "local"
     HYBRID = "hybrid"
     HOSTED = "hosted"
 
 
-class ExtractorMode(str, Enum):
+class ExtractorMode(StrEnum):
     AUTO = "auto"  # code fills what it is sure of; the model decides only the unsure slots
     MODEL = "model"  # the model decides every slot (grammar-held); code still does time
     RULES = "rules"  # never call the model; code's best reading (for comparison runs)
@@ -84,7 +84,9 @@ class Settings(BaseSettings):
     encoder_path: Path | None = Field(
         None, description="Directory of the ONNX sentence encoder; default: exported into cache."
     )
-    gate_path: Path | None = Field(None, description="The trained chitchat gate (joblib).")
+    gate_path: Path | None = Field(
+        None, description="The trained chitchat gate (JSON); default models/gate/gate.json."
+    )
     gate_enabled: bool = Field(True, description="Reject chitchat before any model call.")
     embeddings_enabled: bool = Field(
         True,

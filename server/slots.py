@@ -27,7 +27,7 @@ _MUTE = re.compile(
     r"|방해\s*금지|방해하지\s*[마말]|방해\s*(?:받기\s*)?싫|방해\s*안"
     r"|오지\s*[마말않]|안\s*오게|안\s*와|뜨지\s*[마말않]|안\s*뜨|보이지\s*[마않]|안\s*보이"
     r"|숨겨|숨기|없애|치워|끊어|끊|닥쳐|꺼져|비활성"
-    r"|보기\s*싫|듣기\s*싫|짜증",
+    r"|보기\s*싫|듣기\s*싫|짜증|소리\s*안\s*나|안\s*나게|울리지\s*않|진동\s*없|진동도\s*안",
     re.IGNORECASE,
 )
 _ALLOW = re.compile(
@@ -148,6 +148,11 @@ class SlotReading:
             if m.app not in out:
                 out.append(m.app)
         return out
+
+
+def has_intent_cue(text: str) -> bool:
+    """Whether any mute or allow verb appears (cheap; used before reading a sentence fully)."""
+    return bool(_MUTE.search(text) or _ALLOW.search(text))
 
 
 def blank_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:

@@ -16,6 +16,7 @@ from notillm_local.llm import LocalModel
 from notillm_local.model_store import extractor_model_path
 from notillm_local.service import Service, build_service
 from notillm_local.settings import DEFAULT_APPS_CATALOG, MODELS_DIR, Settings
+from tests.fixtures_encoder import encoder  # noqa: F401  (session fixture: the real encoder)
 
 REPO = Path(__file__).resolve().parent.parent
 CONTRACT_DIR = REPO.parent / "shared" / "contract"

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from notillm_local.embeddings import OnnxSentenceEncoder, ensure_encoder
 from notillm_local.settings import Settings
 

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+
 from notillm_local.app_embed import (
     DEFAULT_ALIAS_PAIRS_PATH,
     DEFAULT_MATCHER_PATH,

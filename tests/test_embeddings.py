@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from notillm_local.embeddings import OnnxSentenceEncoder, ensure_encoder
 from notillm_local.encoder_export import MANIFEST_FILE, MODEL_FILE, sha256_file, weights_hash
 from notillm_local.errors import ModelLoadError

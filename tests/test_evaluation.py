@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from notillm_local.evaluation import (
     load_cases,
     percentile,

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from notillm_local.embeddings import OnnxSentenceEncoder
 from notillm_local.errors import ModelLoadError
 from notillm_local.gate import (

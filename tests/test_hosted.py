@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from notillm_local.errors import HostedEngineError
 from notillm_local.hosted import HostedEngine, HostedNotAllowed, cost_usd, load_price_table
 from notillm_local.schemas import HandleRequest, HandleResponse, InstalledApp
 from notillm_local.settings import DEFAULT_APPS_CATALOG, Settings
-
 from tests.fault_server import FaultServer, Reply, tool_reply
 
 NOW = "2026-08-14T21:30:00+09:00"

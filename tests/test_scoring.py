@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 import pytest
+
 from notillm_local.schemas import HandleResponse
 from notillm_local.scoring import (
     expected_dialog_intent,

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from notillm_local.timeparse import (
     TimeAxis,
     TimeCondition,

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from notillm_local.timeparse import TimeOutcome, parse_time
 
 TIMED = [

@@ -28,7 +28,7 @@ E = "2026-10-04T02:20:00+09:00"  # Sun, small hours
 F = "2026-09-16T13:05:00+09:00"  # Wed lunchtime
 G = "2026-11-30T07:45:00+09:00"  # Mon morning, month end
 H = "2026-02-28T18:10:00+09:00"  # Sat, end of February (2026 is not a leap year)
-I = "2026-08-20T16:00:00+09:00"  # Thu afternoon
+I = "2026-08-20T16:00:00+09:00"  # noqa: E741  Thu afternoon
 U = "2026-08-14T12:30:00+00:00"  # Fri, UTC clock
 W = "2026-07-03T20:00:00-04:00"  # Fri, US Eastern clock
 
@@ -518,7 +518,7 @@ def build_train(dev_prompts: set[str]) -> list[dict]:
                cond(d, e, rec, days, f"{sh:02d}:00", f"{eh:02d}:00"), rec, "single_app"))
     for i, txt in enumerate(T_CHAT):
         add(chat("", txt, T_NOWS[i % len(T_NOWS)]))
-    for i, (alias, label) in enumerate(T_APPS[:10]):
+    for i, (alias, _label) in enumerate(T_APPS[:10]):
         now = T_NOWS[i % len(T_NOWS)]
         add(fail("", f"{alias} 알림 {T_MUTE_VERBS[i % len(T_MUTE_VERBS)]}", now, "incomplete",
                  intent="mute", shape="single_app"))
@@ -555,7 +555,7 @@ def main() -> None:
         with (HERE / name).open("w", encoding="utf-8") as fh:
             for case in cases:
                 fh.write(json.dumps(case, ensure_ascii=False) + "\n")
-        print(f"{name}: {len(cases)} cases")
+        print(f"{name}: {len(cases)} cases")  # noqa: T201 (a script run by hand)
 
 
 if __name__ == "__main__":
