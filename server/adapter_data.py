@@ -119,6 +119,11 @@ class Labeller:
         self.installed = InstalledIndex.of([*catalog, *extra])
         self.now = datetime(2026, 3, 10, 9, 0, tzinfo=KST)
 
+    def app_label(self, word: str) -> str:
+        """The label an alias word names (the table's own mapping)."""
+        key = normalise(word)
+        return self.table.word_to_label.get(key) or self.table.word_to_elsewhere.get(key) or word
+
     def label(self, sentence: str, source: str) -> Example | None:
         text = one_line(sentence)
         tr = parse_time(text, self.now)
@@ -165,7 +170,7 @@ _ALLOW_ONLY_VERBS = (
 )
 _EXCEPT_FRAMES = ("빼고", "말고", "제외하고", "외에는", "만 빼고", "빼고 나머지", "말고 나머지")
 _ALL_WORDS = ("다", "전부", "모두", "싹 다", "모든 알림", "나머지 알림", "다른 알림은 다", "알림 전부")
-_FILLERS_FRONT = ("", "", "", "", "지금부터 ", "앞으로 ", "제발 ", "일단 ", "혹시 ", "지금 당장 ", "아 ", "음 ")
+_FILLERS_FRONT = ("", "", "", "", "지금부터 ", "앞으로 ", "제발 ", "일단 ", "혹시 ", "지금 당장 ")
 _NOTI = ("알림", "알림", "알림", "", "", "푸시", "알람", "알림들", "메시지 알림", "푸시 알림")
 
 # Time phrases: numbers are drawn per sentence.
@@ -176,7 +181,7 @@ def _duration(rng: random.Random) -> str:
     k = rng.random()
     if k < 0.35:
         n = rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 24])
-        unit = rng.choice(["시간 동안", "시간만", "시간", "시간 정도", "시간간"])
+        unit = rng.choice(["시간 동안", "시간만", "시간", "시간 정도", "시간 동안만"])
         return f"{n}{unit}"
     if k < 0.65:
         n = rng.choice([5, 10, 15, 20, 25, 30, 40, 45, 50, 90, 120])
@@ -200,7 +205,7 @@ def _clock(rng: random.Random) -> str:
 
 
 def _until(rng: random.Random) -> str:
-    day = rng.choice(["", "", "", "오늘 ", "내일 ", "모레 ", "이따 "])
+    day = rng.choice(["", "", "", "오늘 ", "내일 ", "모레 "])
     if rng.random() < 0.15:
         return day + rng.choice(["자정까지", "정오까지", "아침까지", "퇴근할 때까지", "저녁까지"])
     return f"{day}{_clock(rng)}까지"
@@ -288,6 +293,7 @@ class Templates:
 
     def __init__(self, labeller: Labeller, rng: random.Random) -> None:
         self.rng = rng
+        self.labeller = labeller
         t = labeller.table
         labels = [a.label for a in labeller.catalog]
         self.app_words: list[str] = []
@@ -306,6 +312,9 @@ class Templates:
             ) for w in [label, *t.aliases.get(label, ())]
         ]
 
+    def label_of(self, word: str) -> str:
+        return self.labeller.app_label(word)
+
     def app(self) -> str:
         r = self.rng.random()
         if r < 0.55:
@@ -318,7 +327,7 @@ class Templates:
         out: list[str] = []
         while len(out) < n:
             w = self.app()
-            if all(normalise(w) != normalise(o) for o in out):
+            if all(self.label_of(w) != self.label_of(o) for o in out):
                 out.append(w)
         return out
 
@@ -355,7 +364,19 @@ class Templates:
             phrase = phrase.replace(f"{w}라는", f"{w}이라는")
         return w, phrase
 
-    def sentence(self) -> tuple[str, str]:
+    def kws(self) -> tuple[list[str], str]:
+        """One keyword in a random frame, or two in a shared one ("'a'나 'b' 들어간")."""
+        r = self.rng
+        k1, p1 = self.kw()
+        if r.random() < 0.15:
+            k2 = r.choice(_TOPICS + _FRAMED)
+            if k2 != k1:
+                q = r.choice(["'", "\""])
+                return [k1, k2], f"{q}{k1}{q}{_and(k1, r)}{q}{k2}{q} " + r.choice(["들어간", "포함된"])
+        return [k1], p1
+
+    def sentence(self) -> tuple[str, str, tuple[bool, list[str], list[str]]]:
+        """(sentence, shape, intended reading: mute, app words, keywords)."""
         r = self.rng
         shape = r.choices(
             ["mute_app", "mute_apps", "mute_all", "allow_only", "allow_except", "kw", "app_kw",
@@ -367,15 +388,19 @@ class Templates:
         noti = r.choice(_NOTI)
         mute = r.choice(_MUTE_VERBS)
         allow = r.choice(_ALLOW_ONLY_VERBS)
+        words: list[str] = []
+        kws: list[str] = []
+        is_mute = True
 
         def order(*parts: str) -> str:
             return " ".join(p for p in parts if p)
 
         if shape in ("mute_app", "mute_apps", "context"):
             n = 1 if shape != "mute_apps" else r.choice([2, 2, 2, 3])
-            a = self.join_apps(self.apps(n))
-            if r.random() < 0.2:
-                a += r.choice(["은", "는", "도", " 앱", " 어플"]) if n == 1 else ""
+            words = self.apps(n)
+            a = self.join_apps(words)
+            if n == 1 and r.random() < 0.2:
+                a += r.choice(["은" if _has_batchim(a) else "는", "도", " 앱", " 어플"])
             forms = [
                 order(front + t, a, noti, mute), order(a, noti, t, mute), order(a, t, mute),
                 order(t, a, mute), order(front + a, noti, "좀", t, mute), order(a, noti, mute, t),
@@ -392,49 +417,55 @@ class Templates:
             ]
             s = r.choice(forms)
         elif shape == "allow_only":
-            n = r.choice([1, 1, 1, 2, 2, 3])
-            a = self.join_apps(self.apps(n))
+            is_mute = False
+            words = self.apps(r.choice([1, 1, 1, 2, 2, 3]))
+            a = self.join_apps(words)
             forms = [
                 order(front + t, a + "만", allow), order(t, a, "알림만", allow), order(a + "만", t, allow),
-                order(a + " 알림만", t, allow), order(t, "동안은", a + "만", allow),
-                order(r.choice(_CONTEXT), t, a + "만", allow),
+                order(a + " 알림만", t, allow), order(r.choice(_CONTEXT), t, a + "만", allow),
             ]
             s = r.choice(forms)
         elif shape == "allow_except":
-            n = r.choice([1, 1, 1, 2])
-            a = self.join_apps(self.apps(n))
+            is_mute = False
+            words = self.apps(r.choice([1, 1, 1, 2]))
+            a = self.join_apps(words)
             ex = r.choice(_EXCEPT_FRAMES)
             forms = [
-                order(front + t, a, ex, r.choice(_ALL_WORDS), mute), order(a, ex, r.choice(_ALL_WORDS), t, mute),
+                order(front + t, a, ex, r.choice(_ALL_WORDS), mute),
+                order(a, ex, r.choice(_ALL_WORDS), t, mute),
                 order(t, a + " 알림", ex, r.choice(_ALL_WORDS), mute),
             ]
             s = r.choice(forms)
         elif shape == "mute_except":
-            a = self.join_apps(self.apps(1))
-            s = order(t, a, r.choice(["빼고", "말고"]), "다", r.choice(["받을래", "받아줘", "받을게"]))
+            words = self.apps(1)
+            s = order(t, words[0], r.choice(["빼고", "말고"]), "다", r.choice(["받을래", "받아줘", "받을게"]))
         elif shape == "kw":
-            k1, p1 = self.kw()
-            if r.random() < 0.2:
-                k2, p2 = self.kw()
-                if k2 != k1:
-                    p1 = p1 + _and(p1, r) + p2
-            forms = [order(front + t, p1, "알림", mute), order(p1, "알림", t, mute), order(p1, "알림은", t, mute)]
-            s = r.choice(forms)
+            kws, p = self.kws()
+            s = r.choice([order(front + t, p, "알림", mute), order(p, "알림", t, mute), order(p, "알림은", t, mute)])
         elif shape == "app_kw":
-            a = self.join_apps(self.apps(1))
-            _, p = self.kw()
-            forms = [
-                order(a, p, "알림", t, mute), order(t, a + r.choice(["에서", " 중에", "에서 오는"]), p, "알림", mute),
-                order(a, p, "알림만", t, allow), order(t, a + "에서", p, "거", mute),
-            ]
-            s = r.choice(forms)
+            words = self.apps(1)
+            kws, p = self.kws()
+            a = words[0]
+            k = r.random()
+            if k < 0.25:
+                is_mute = False
+                s = order(a, p, "알림만", t, allow)
+            elif k < 0.5:
+                s = order(t, a + r.choice(["에서", " 중에", "에서 오는"]), p, "알림", mute)
+            elif k < 0.75:
+                s = order(t, a + "에서", p, "거", mute)
+            else:
+                s = order(a, p, "알림", t, mute)
         elif shape == "allow_kw":
-            _, p = self.kw()
+            is_mute = False
+            kws, p = self.kws()
             s = order(t, p, "알림만", allow)
         else:  # kept_rest
-            a = self.join_apps(self.apps(1))
+            is_mute = False
+            words = self.apps(1)
+            a = words[0]
             s = order(front + t, a + _topic_particle(a), "받고 나머지는", r.choice(["꺼줘", "다 꺼줘", "막아줘"]))
-        return one_line(s), shape
+        return one_line(s), shape, (is_mute, words, kws)
 
 
 # --------------------------------------------------------------------------- the set
@@ -446,6 +477,7 @@ class BuildStats:
     unsure_dropped: int = 0
     eval_dropped: int = 0
     duplicate_dropped: int = 0
+    template_disagree: int = 0
     train_cases: int = 0
     train_disagree: int = 0
 
@@ -515,7 +547,7 @@ def build_examples(n_synthetic: int, seed: int = SEED) -> TrainingSet:
     attempts = 0
     while len(synthetic) < n_synthetic and attempts < n_synthetic * 20:
         attempts += 1
-        sentence, shape = tpl.sentence()
+        sentence, shape, (want_mute, want_words, want_kws) = tpl.sentence()
         stats.drawn += 1
         if sentence in banned:
             stats.eval_dropped += 1
@@ -526,6 +558,14 @@ def build_examples(n_synthetic: int, seed: int = SEED) -> TrainingSet:
         ex = labeller.label(sentence, f"template:{shape}")
         if ex is None:
             stats.unsure_dropped += 1
+            continue
+        want = (
+            MUTE_WORD if want_mute else ALLOW_WORD,
+            ", ".join(dict.fromkeys(labeller.app_label(w) for w in want_words)) or NONE_WORD,
+            ", ".join(want_kws) or NONE_WORD,
+        )
+        if (ex.intent, ex.apps, ex.keywords) != want:
+            stats.template_disagree += 1  # code read it otherwise than it was written: drop
             continue
         seen.add(sentence)
         synthetic.append(ex)

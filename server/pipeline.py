@@ -73,7 +73,12 @@ class Understanding:
         target = bool(s.apps or s.unresolved or s.content) or bool(
             _NOTIFICATION_WORDS.search(self.text)
         )
-        return any(s.intent_cues) and self.time.outcome is TimeOutcome.OK and target
+        if self.time.outcome is not TimeOutcome.OK or not target:
+            return False
+        # "카톡 2시간": a fragment of only target and time is an elliptical command; with any
+        # other verb ("유튜브 3시간 봤어") it is talk about apps, not a command.
+        fragment = not (s.unknown_words or s.predicates)
+        return any(s.intent_cues) or fragment
 
     @property
     def names_nothing(self) -> bool:
@@ -218,7 +223,7 @@ class Pipeline:
         self, text: str, now: datetime, installed: InstalledIndex, t0: float
     ) -> bool:
         """A second opinion on a gate rejection, cheapest checks first (no model call)."""
-        if not has_intent_cue(text) or parse_time(text, now).outcome is not TimeOutcome.OK:
+        if parse_time(text, now).outcome is not TimeOutcome.OK:
             return False
         return self._understand(text, now, installed, t0, use_model=False).reads_as_command
 

@@ -136,6 +136,7 @@ class SlotReading:
     content: list[str] = field(default_factory=list)
     unknown_words: list[str] = field(default_factory=list)  # neither app, keyword nor filler
     time_residue: list[str] = field(default_factory=list)  # time-like words the parser left
+    predicates: list[str] = field(default_factory=list)  # verbs that are not intent cues
     activity: str | None = None
     location: str | None = None
     intent_cues: tuple[bool, bool] = (False, False)  # (mute cue seen, allow cue seen)
@@ -327,7 +328,10 @@ class RuleSlotReader:
                 continue
             if _CONTEXT_WORD.search(raw) or idx >= predicate_at:
                 continue
-            if not key or key in _FILLER or _MUTE.fullmatch(raw) or _is_verb(raw):
+            if not key or key in _FILLER or _MUTE.fullmatch(raw):
+                continue
+            if _is_verb(raw):
+                r.predicates.append(raw)
                 continue
             if key in _TOPIC_NOUNS:
                 if word not in r.content:
@@ -340,8 +344,8 @@ class RuleSlotReader:
                 r.apps.append(res)
             elif isinstance(res, Unresolved):
                 r.unresolved.append(res)
-            elif r.apps or r.unresolved:
-                # Next to a named app ("문자 스팸 알림"), a noun narrows that app's alerts.
+            elif (r.apps or r.unresolved) and _before_notification_word(words, idx):
+                # Between an app and 알림 ("문자 스팸 알림"), a noun narrows that app's alerts.
                 if word not in r.content:
                     r.content.append(word)
             else:
@@ -356,6 +360,13 @@ class RuleSlotReader:
         keep = [m for m in r.apps if normalise(m.word) not in generic]
         if keep and len(keep) < len(r.apps):
             r.apps = keep
+
+
+_NOTIFICATION_NOUN = re.compile(r"^(?:알림|알람|푸시|노티|메시지|메세지)")
+
+
+def _before_notification_word(words: list[str], idx: int) -> bool:
+    return idx + 1 < len(words) and bool(_NOTIFICATION_NOUN.match(words[idx + 1]))
 
 
 def _predicate_start(text: str, n_words: int) -> int:

@@ -617,6 +617,5 @@ def test_adversarial_text_yields_nothing_outside_the_contract(
     req = HandleRequest(prompt=prompt, currentTime=NOW)
     resp = service.handle(req)
     check_contract(req, resp)
-    if resp.ok:  # an allowed reading must still be one the words support
-        assert resp.targetFixed is not None
-        assert "Slack" not in resp.targetFixed.name and "해킹" not in resp.targetFixed.content
+    if any(w in prompt for w in ("10년", "100년", "영원히", "forever", "367일")):
+        assert not resp.ok, f"a rule past the cap: {resp.condition}"
