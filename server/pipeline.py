@@ -30,7 +30,7 @@ from .schemas import (
     PendingAction,
     TargetFixed,
 )
-from .slots import SlotReading, has_intent_cue
+from .slots import SlotReading
 from .timeparse import TimeOutcome, TimeResult, parse_time
 
 logger = logging.getLogger(__name__)
