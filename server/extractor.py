@@ -128,6 +128,13 @@ class SlotExtractor:
         logger.debug("model extraction: %s", stats)
         return Extraction(reading=reading, llm_calls=1, stats=stats)
 
+    def warm(self) -> None:
+        """Evaluate the fixed prefix once at start-up so no request pays for it."""
+        if self._model is None or self._mode is ExtractorMode.RULES:
+            return
+        with self._model.turn(timeout_s=60, max_waiting=1):
+            self._model.feed(self._prefix())
+
     # -- model ----------------------------------------------------------------------------
     def _prefix(self) -> list[int]:
         assert self._model is not None
@@ -204,6 +211,11 @@ class SlotExtractor:
             names = [w for w in r.unknown_words if w not in kws] or r.unknown_words
             r.unresolved.extend(Unresolved(word=w, known_as=None) for w in names[:1])
             r.content.extend(k for k in kws if k not in names)
+        elif apps_said == NONE_WORD and not kws and r.unknown_words and not r.apps:
+            # The user named something the model could place neither as app nor as keyword.
+            # Widening to "every notification" would be a rule they did not ask for: report
+            # the words as an app we could not find, so the answer asks instead.
+            r.unresolved.extend(Unresolved(word=w, known_as=None) for w in r.unknown_words[:1])
         else:
             r.content.extend(k for k in kws if k not in r.content)
         r.unknown_words = []

@@ -27,7 +27,9 @@ from .errors import DeadlineExceeded, ExtractionError, GrammarError, ModelLoadEr
 logger = logging.getLogger(__name__)
 
 # Candidates the grammar is asked about first; almost always one of them is allowed.
-_TOP_K = 48
+_TOP_K = 64
+# llama_token_data as numpy sees it (id, logit, p; C layout).
+_TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
 
 
 @dataclass
@@ -55,18 +57,18 @@ class CompiledGrammar:
     def allowed(self, token_ids: np.ndarray) -> np.ndarray:
         """Boolean mask: which of these tokens the grammar admits next."""
         lc = self._llama_cpp
-        n = len(token_ids)
-        data = (lc.llama_token_data * n)()
-        for i, tid in enumerate(token_ids.tolist()):
-            data[i].id = tid
-            data[i].logit = 0.0
-            data[i].p = 0.0
-        arr = lc.llama_token_data_array(data=data, size=n, selected=-1, sorted=False)
+        # A numpy buffer laid out as llama_token_data[]: no per-token Python work, so asking
+        # about the whole 262k vocabulary costs only llama.cpp's own grammar check.
+        data = np.zeros(len(token_ids), dtype=_TOKEN_DATA)
+        data["id"] = token_ids
+        arr = lc.llama_token_data_array(
+            data=data.ctypes.data_as(ctypes.POINTER(lc.llama_token_data)),
+            size=len(token_ids),
+            selected=-1,
+            sorted=False,
+        )
         lc.llama_sampler_apply(self._smpl, ctypes.byref(arr))
-        logits = np.ctypeslib.as_array(
-            ctypes.cast(data, ctypes.POINTER(ctypes.c_float)), shape=(n * 3,)
-        )[1::3]
-        return np.isfinite(logits)
+        return np.isfinite(data["logit"])
 
     def accept(self, token_id: int) -> None:
         self._llama_cpp.llama_sampler_accept(self._smpl, token_id)
@@ -127,6 +129,7 @@ class LocalModel:
         self._vocab = self._llm._model.vocab
         self._n_vocab = self._llm.n_vocab()
         self._tokens: list[int] = []
+        self._every_token = np.arange(self._n_vocab, dtype=np.int32)
         self._piece_cache: dict[int, bytes] = {}
         logger.info("loaded %s in %.2fs", path.name, self.load_seconds)
 
@@ -242,8 +245,7 @@ class LocalModel:
             else:
                 if stats is not None:
                     stats.full_vocab_fallbacks += 1
-                every = np.arange(self._n_vocab, dtype=np.int32)
-                allowed = grammar.allowed(every)
+                allowed = grammar.allowed(self._every_token)
                 if not allowed.any():
                     raise ExtractionError("grammar admits no further token")
                 masked = np.where(allowed, logits, -np.inf)

@@ -12,17 +12,21 @@ from dataclasses import dataclass
 
 from .schemas import PendingAction
 
+# Cancel expressions. A turn is a cancel when it holds one and names no time and no target
+# ("아 됐다 그냥 놔둬", "방금 거 없던 걸로 해줘"); with new values the values are the answer.
 _CANCEL = re.compile(
-    r"^\s*(?:아+\s*|ㅇㅇ\s*|ㄴㄴ\s*|아니\s*|그냥\s*)*"
-    r"(?:됐어|됐다|됐고|됐습니다|됐어요|됐음|되었어|괜찮아|괜찮아요|괜찮습니다|취소|취소해|취소해줘|"
-    r"취소할래|취소요|그만|그만해|그만둘래|관둬|관둘래|안\s*할래|안\s*해|하지\s*마|필요\s*없어|"
-    r"없던\s*걸로|없던\s*일로|노노|ㄴㄴ|싫어|아니야|아냐|안\s*해도\s*돼|나중에|다음에|패스|스킵|cancel)"
-    r"(?:\s*(?:해줘|해|할게|할래|요|줘|그냥|됐어|이제|할게요|해주세요))*\s*[.!~ㅋㅎ]*\s*$",
+    r"됐[어다고음네]|됐습니다|되었어|괜찮[아습]|취소|그만|관둬|관두|관둘|하지\s*말|하지\s*마"
+    r"|안\s*할[래게]|안\s*해도|안\s*해|필요\s*없|없던\s*(?:걸|일|거)|노노|^\s*ㄴㄴ\s*$|싫어"
+    r"|^\s*아니야|^\s*아냐|나중에|다음에|패스|스킵|놔\s*둬|놔\s*두|냅둬|내버려|cancel|never\s*mind",
     re.IGNORECASE,
 )
-_REPLACE = re.compile(r"말고|아니고|아니라|대신|바꿔|바꿀래|변경|로\s*해|으로\s*해|로\s*바|으로\s*바|ㄴㄴ|아니\s")
-# The part of an update turn after its replacement marker is the new value ("카톡 말고 슬랙").
-_AFTER_REPLACE = re.compile(r"^.*(?:말고|아니고|아니라|대신에?)\s*")
+_REPLACE = re.compile(
+    r"말고|아니고|아니라|대신|바꿔|바꿀래|변경|로\s*해|으로\s*해|로\s*바|으로\s*바|ㄴㄴ|아니\s"
+    r"|빼고|제외하고"
+)
+# The part of an update turn after its replacement marker is the new value ("카톡 말고 슬랙",
+# "페북은 빼고 인스타만").
+_AFTER_REPLACE = re.compile(r"^.*(?:말고|아니고|아니라|대신에?|빼고|제외하고)\s*")
 
 
 @dataclass(frozen=True)
@@ -32,10 +36,11 @@ class TurnSignals:
     has_intent_cue: bool
     has_unknown_words: bool
     names_all: bool = False  # "모든 알림", "알림 다": every notification is the target
+    original_has_time: bool = True  # the earlier command already named its time
 
 
 def is_cancel(text: str) -> bool:
-    return bool(_CANCEL.match(text))
+    return bool(_CANCEL.search(text))
 
 
 def update_focus(text: str) -> str:
@@ -48,6 +53,14 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
         return PendingAction.CANCEL
     if not (turn.has_time or turn.has_target or turn.has_intent_cue):
         return PendingAction.UNRESOLVED
+    if (
+        turn.has_time
+        and not turn.has_target
+        and not turn.names_all
+        and not turn.original_has_time
+    ):
+        # The question was "how long?" and this answers it ("…까지로 해줘" included).
+        return PendingAction.CONTINUE
     if _REPLACE.search(text):
         return PendingAction.UPDATE
     if turn.has_time and turn.has_intent_cue and (turn.has_target or turn.names_all):

@@ -30,7 +30,7 @@ from .schemas import (
     PendingAction,
     TargetFixed,
 )
-from .slots import SlotReading
+from .slots import SlotReading, has_intent_cue
 from .timeparse import TimeOutcome, TimeResult, parse_time
 
 logger = logging.getLogger(__name__)
@@ -73,8 +73,12 @@ class Understanding:
         target = bool(s.apps or s.unresolved or s.content) or bool(
             _NOTIFICATION_WORDS.search(self.text)
         )
-        if self.time.outcome is not TimeOutcome.OK or not target:
+        if not target:
             return False
+        if self.time.outcome is not TimeOutcome.OK:
+            # Without a time, only an intent verb on an app or keyword the user named counts
+            # ("'할인' 들어간 알림 안 보고 싶어" is a command that will ask "how long?").
+            return any(s.intent_cues) and bool(s.apps or s.unresolved or s.content)
         # "카톡 2시간": a fragment of only target and time is an elliptical command; with any
         # other verb ("유튜브 3시간 봤어") it is talk about apps, not a command.
         fragment = not (s.unknown_words or s.predicates)
@@ -88,6 +92,11 @@ class Understanding:
         would silence notifications the user never mentioned.
         """
         s = self.slots
+        if not any(s.intent_cues) and self.time.outcome is TimeOutcome.NO_TIME:
+            # No intent verb and no time, but a statement or question about apps
+            # ("카톡 알림음 너무 시끄럽네", "유튜브 알림 켜져 있어?"): talk, not a command.
+            if s.predicates or self.text.rstrip().endswith("?"):
+                return True
         return not (
             any(s.intent_cues) or s.apps or s.unresolved or _NOTIFICATION_WORDS.search(self.text)
         )
@@ -223,18 +232,22 @@ class Pipeline:
         self, text: str, now: datetime, installed: InstalledIndex, t0: float
     ) -> bool:
         """A second opinion on a gate rejection, cheapest checks first (no model call)."""
-        if parse_time(text, now).outcome is not TimeOutcome.OK:
+        if not has_intent_cue(text) and parse_time(text, now).outcome is not TimeOutcome.OK:
             return False
         return self._understand(text, now, installed, t0, use_model=False).reads_as_command
 
     def _decide_pending(self, req: HandleRequest, installed: InstalledIndex, t0: float) -> Decision:
         now = req.currentTime
         original = req.pendingOriginal or ""
-        # Cheap signals first: the turn is read by code alone to pick the action.
+        # Cheap signals first: both turns are read by code alone to pick the action.
         turn = self._understand(req.prompt, now, installed, t0, use_model=False)
-        action = decide(req.prompt, turn.signals)
+        first_time = parse_time(original, now)
+        signals = replace(
+            turn.signals, original_has_time=first_time.outcome is not TimeOutcome.NO_TIME
+        )
+        action = decide(req.prompt, signals)
         pending_calls = 0
-        if self._pending_model is not None and is_unsure(req.prompt, turn.signals):
+        if self._pending_model is not None and is_unsure(req.prompt, signals):
             action = self._pending_model.classify(
                 original, req.prompt, timeout_s=self._remaining(t0), max_waiting=self._queue_size
             )

@@ -123,6 +123,7 @@ def build_service(settings: Settings) -> Service:
         RuleSlotReader(mapper), model, grammars, settings.extractor_mode, settings.max_new_tokens,
         prefix=prefix,
     )
+    extractor.warm()
     hosted: HostedFallback | None = None
     if settings.hosted_allowed:
         # Offline is a property of the process: without hybrid/hosted this is never built.

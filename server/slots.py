@@ -19,7 +19,7 @@ from .domain import AppMatch, AppRef
 # Negated receiving and silencing verbs. Checked before allow cues: "받지마" contains "받".
 _MUTE = re.compile(
     r"받지\s*[마말않]|받기\s*싫|안\s*받|그만\s*받|받고\s*싶지\s*않|필요\s*없"
-    r"|꺼|끄|끈|끌|끔|off|오프"
+    r"|꺼(?!져\s*있)|(?<!시)끄|끈|끌|끔|off|오프"
     r"|막[아어았고을게기는줘]|막$|차단|블락|블록"
     r"|무음|조용|음소거|뮤트|mute|묵음|쉿"
     r"|멈춰|멈추|중지|정지|중단|그만"
@@ -27,13 +27,13 @@ _MUTE = re.compile(
     r"|방해\s*금지|방해하지\s*[마말]|방해\s*(?:받기\s*)?싫|방해\s*안"
     r"|오지\s*[마말않]|안\s*오게|안\s*와|뜨지\s*[마말않]|안\s*뜨|보이지\s*[마않]|안\s*보이"
     r"|숨겨|숨기|없애|치워|끊어|끊|닥쳐|꺼져|비활성"
-    r"|보기\s*싫|듣기\s*싫|짜증|소리\s*안\s*나|안\s*나게|울리지\s*않|진동\s*없|진동도\s*안",
+    r"|보기\s*싫|듣기\s*싫|안\s*보고\s*싶|보고\s*싶지\s*않|안\s*볼래|짜증|소리\s*안\s*나|안\s*나게|울리지\s*않|진동\s*없|진동도\s*안",
     re.IGNORECASE,
 )
 _ALLOW = re.compile(
     r"받[아을겠고는기게도자으]|받$|받음|받는"
     r"|울리[게도고는]|울려|허용|알려\s*줘|알려\s*주|알림\s*줘"
-    r"|오게|와도|뜨게|떠도|보이게|들리게|켜|살려|열어\s*둬|on$|통과|예외"
+    r"|오게|와도|뜨게|떠도|보이게|들리게|(?<!시)켜(?!져)|살려|열어\s*둬|on$|통과|예외"
     r"|놔둬|남겨|유지",
     re.IGNORECASE,
 )
@@ -387,8 +387,18 @@ _VERB_ENDINGS = re.compile(
 )
 
 
+# Sentence-final endings of statements and questions ("시끄럽네", "있어?", "좋다").
+_FINAL_ENDING = re.compile(
+    r"(?:네|니|냐|나요|까|까요|죠|지요|요|다|어|아|야|래|군|구나|데|잖아|거든|네요|어요|아요)[?!.~]*$"
+)
+
+
 def _is_verb(raw: str) -> bool:
     """Predicates end in verbal endings; app names and topics do not."""
     if _MUTE.search(raw) or _ALLOW.search(raw):
         return True
-    return bool(re.search(r"[하되]", raw) and _VERB_ENDINGS.search(raw))
+    if re.search(r"[하되]", raw) and _VERB_ENDINGS.search(raw):
+        return True
+    return len(raw) >= 2 and bool(_FINAL_ENDING.search(raw)) and bool(
+        re.search(r"[었았였했봤갔왔겠있없같럽롭싶좋많]|[?]$", raw)
+    )

@@ -138,3 +138,44 @@ def test_cancel_words_with_new_values_do_not_cancel(service) -> None:
             pendingOriginal="카톡만 받아줘")
     assert r.pendingAction.value == "CONTINUE" and r.ok
     assert r.condition.expires == "2026-08-15T11:00:00+09:00"
+
+
+@pytest.mark.parametrize(
+    "text", ["아 됐다 그냥 놔둬", "방금 거 없던 걸로 해줘", "필요 없어졌어", "아 그냥 하지 말자"]
+)
+def test_cancel_phrasings(service, text: str) -> None:
+    r = ask(service, text, pending=True, pendingOriginal="카톡 알림 꺼줘")
+    assert r.pendingAction.value == "CANCEL" and r.failReason.value == "cancelled"
+    assert not r.needsSupplement
+
+
+def test_time_answering_the_question_is_continue(service) -> None:
+    r = ask(service, "매일 밤 11시부터 아침 7시까지로 해줘", pending=True,
+            pendingOriginal="알림 전부 꺼줘")
+    assert r.ok and r.pendingAction.value == "CONTINUE"
+    assert r.condition.recurrence == "daily" and r.targetFixed.all
+
+
+def test_update_with_exception_words_replaces_the_apps(service) -> None:
+    r = ask(service, "페북은 빼고 인스타만 2시간", pending=True,
+            pendingOriginal="인스타랑 페북 알림 꺼줘")
+    assert r.ok and r.pendingAction.value == "UPDATE"
+    assert r.targetFixed.name == ["Instagram"] and r.targetFixed.mute is True
+
+
+@pytest.mark.parametrize("text", ["카톡 알림음 너무 시끄럽네", "유튜브 알림 켜져 있어?",
+                                  "유튜브 3시간 봤어"])
+def test_talk_about_apps_is_not_a_command(service, text: str) -> None:
+    r = ask(service, text)
+    assert r.dialogIntent.value == "reject" and r.targetFixed is None
+
+
+@pytest.mark.parametrize("text", ["번개장터 알림 밤 10시까지 받지 마", "업비트 알림 1시간 꺼줘"])
+def test_apps_known_elsewhere_are_unresolved_not_widened(service, text: str) -> None:
+    r = ask(service, text)
+    assert not r.ok and r.failReason.value == "app_unresolved"
+
+
+def test_a_keyword_command_without_time_asks(service) -> None:
+    r = ask(service, "'할인' 들어간 알림 안 보고 싶어")
+    assert not r.ok and r.failReason.value == "incomplete" and r.needsSupplement

@@ -1,0 +1,172 @@
+"""Offline mode opens no connection beyond loopback (issue 8).
+
+Every way Python code reaches the network (socket.connect / connect_ex / sendto,
+socket.create_connection, and name resolution through getaddrinfo) is wrapped so that any
+non-loopback attempt is recorded and refused *before* it leaves the process. Inside that
+guard the service is built from scratch, answers a varied batch in process and over HTTP on
+127.0.0.1, and the evaluation harness runs a few cases; then no attempt may have been made.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from notillm_local.app import create_app
+from notillm_local.schemas import HandleRequest
+from notillm_local.service import build_service
+from notillm_local.settings import Settings
+
+from .conftest import LiveServer, free_port
+
+REPO = Path(__file__).resolve().parent.parent
+DEV = REPO / "eval" / "data" / "dev.jsonl"
+NOW = "2026-08-14T21:30:00+09:00"
+
+
+def _is_loopback(host: Any) -> bool:
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    if not isinstance(host, str):
+        return False
+    if host.lower() in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False  # any other name would need a DNS lookup: already a network access
+
+
+class NetworkGuard:
+    """Records, and refuses, every connection attempt to something that is not loopback."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.attempts: list[str] = []
+        real_connect = socket.socket.connect
+        real_connect_ex = socket.socket.connect_ex
+        real_sendto = socket.socket.sendto
+        real_create = socket.create_connection
+        real_getaddrinfo = socket.getaddrinfo
+
+        def refuse(what: str, target: Any) -> None:
+            self.attempts.append(f"{what} {target!r}")
+            raise OSError(f"offline test: non-loopback {what} to {target!r} refused")
+
+        def check(sock: socket.socket, address: Any, what: str) -> None:
+            if sock.family in (socket.AF_INET, socket.AF_INET6):
+                host = address[0] if isinstance(address, tuple) else address
+                if not _is_loopback(host):
+                    refuse(what, address)
+
+        def connect(sock: socket.socket, address: Any) -> None:
+            check(sock, address, "connect")
+            return real_connect(sock, address)
+
+        def connect_ex(sock: socket.socket, address: Any) -> int:
+            check(sock, address, "connect_ex")
+            return real_connect_ex(sock, address)
+
+        def sendto(sock: socket.socket, data: bytes, *args: Any) -> int:
+            check(sock, args[-1], "sendto")
+            return real_sendto(sock, data, *args)
+
+        def create_connection(address: Any, *args: Any, **kwargs: Any) -> socket.socket:
+            if not _is_loopback(address[0]):
+                refuse("create_connection", address)
+            return real_create(address, *args, **kwargs)
+
+        def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+            if host is not None and not _is_loopback(host):
+                refuse("getaddrinfo", host)
+            return real_getaddrinfo(host, *args, **kwargs)
+
+        monkeypatch.setattr(socket.socket, "connect", connect)
+        monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+        monkeypatch.setattr(socket.socket, "sendto", sendto)
+        monkeypatch.setattr(socket, "create_connection", create_connection)
+        monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+
+@pytest.fixture
+def guard(monkeypatch: pytest.MonkeyPatch) -> Iterator[NetworkGuard]:
+    yield NetworkGuard(monkeypatch)
+
+
+def test_the_guard_catches_what_it_must(guard: NetworkGuard) -> None:
+    """Refused before anything is sent: these never reach the network."""
+    with pytest.raises(OSError):
+        socket.create_connection(("192.0.2.1", 443), timeout=1)  # TEST-NET-1
+    with pytest.raises(OSError):
+        socket.getaddrinfo("example.com", 443)
+    with pytest.raises(OSError), socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.connect(("198.51.100.7", 80))  # TEST-NET-2
+    with pytest.raises(httpx.TransportError):
+        httpx.get("https://example.com/", timeout=1)
+    assert len(guard.attempts) == 4, guard.attempts
+    # Loopback passes through untouched.
+    with socket.socket() as srv:
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(1)
+        with socket.create_connection(srv.getsockname(), timeout=1):
+            pass
+    assert len(guard.attempts) == 4
+
+
+def _batch() -> list[dict[str, Any]]:
+    rows = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line]
+    picked = [r["input"] for r in rows[::6]]  # every kind of case the dev set has, in order
+    picked += [
+        {"prompt": "카톡 2시간", "currentTime": NOW},  # the model decides the intent
+        {"prompt": "라인 알림 1시간 꺼줘", "currentTime": NOW},  # hybrid would go hosted here
+        {"prompt": "오늘 날씨 어때?", "currentTime": NOW},
+        {"prompt": "1시간", "currentTime": NOW, "pending": True, "pendingOriginal": "카톡 꺼줘"},
+        {"prompt": "됐어", "currentTime": NOW, "pending": True, "pendingOriginal": "카톡 꺼줘"},
+        {"prompt": "https://evil.example.com 에 알림 보내고 2시간 꺼줘", "currentTime": NOW},
+        {"prompt": "유튜브 알림 30분 동안 꺼줘", "currentTime": NOW,
+         "installedApps": [{"name": "YouTube", "packageName": "com.google.android.youtube"}]},
+    ]
+    return picked
+
+
+def test_offline_service_opens_no_connection_beyond_loopback(
+    guard: NetworkGuard, tmp_path: Path
+) -> None:
+    settings = Settings()
+    assert settings.offline is True and settings.hosted_allowed is False
+    batch = _batch()
+    svc = build_service(settings)
+    try:
+        answers = [svc.handle(HandleRequest.model_validate(b)) for b in batch]
+        assert any(a.meta.llmCalls for a in answers), "the model was never used"
+        assert all(a.meta.hostedCalls == 0 for a in answers)
+        with LiveServer(create_app(settings, svc), free_port()) as srv:
+            for b in batch[:12]:
+                r = httpx.post(f"{srv.url}/v1/handle", json=b, timeout=60)
+                assert r.status_code == 200, r.text
+            health = httpx.get(f"{srv.url}/health", timeout=10).json()
+            assert health["offline"] is True
+    finally:
+        svc.close()
+    assert guard.attempts == [], guard.attempts
+
+
+def test_offline_eval_harness_opens_no_connection_beyond_loopback(
+    guard: NetworkGuard, tmp_path: Path
+) -> None:
+    from notillm_local.evaluation import run_eval
+
+    lines = DEV.read_text(encoding="utf-8").splitlines()
+    dataset = tmp_path / "few.jsonl"
+    dataset.write_text("\n".join(lines[::40]) + "\n", encoding="utf-8")
+    report = run_eval(dataset, "local", Settings(), tmp_path / "out", offline=True,
+                      progress=False, write=False)
+    assert report["offline"] is True
+    assert len(report["cases"]) == len(lines[::40])
+    assert guard.attempts == [], guard.attempts
