@@ -20,7 +20,7 @@ from notillm_local.gate import (
 
 CONTRACT_EXAMPLES = Path("/work/shared/contract/examples.jsonl")
 REPO = Path(__file__).resolve().parent.parent
-HELDOUT_FLOOR = 0.97
+HELDOUT_FLOOR = 0.98
 
 
 @pytest.fixture(scope="module")
@@ -31,11 +31,11 @@ def gate(encoder: OnnxSentenceEncoder) -> LogisticChitchatGate:
 def test_heldout_accuracy(gate: LogisticChitchatGate) -> None:
     result = evaluate_gate(gate, DEFAULT_HELDOUT_PATH)
     assert result["n"] >= 100
-    # Issue 4 asks for 0.98; measured 0.973 (146/149, models/gate/report.md). The floor guards
-    # against regressions; raising it to 0.98 needs better training data, not a looser test.
+    # Issue 4 asks for 0.98; measured 1.000 (149/149, models/gate/report.md) after the training
+    # file gained sound/vibration phrasings; 0.973 before.
     assert result["accuracy"] >= HELDOUT_FLOOR, result["errors"]
-    # rejected commands are the expensive error; measured 2 ("소리 안 나게" phrasings)
-    assert result["confusion"]["rows_true_cols_pred"][1][0] <= 2
+    # rejected commands are the expensive error; measured 0 (2 before the sound phrasings)
+    assert result["confusion"]["rows_true_cols_pred"][1][0] <= 1
 
 
 @pytest.mark.parametrize("text", ["안녕", "ㅎㅎ", "오늘 날씨 어때?", "고마워", "ㅋㅋㅋ 대박",
