@@ -25,8 +25,10 @@ from .encoder_export import (
     MANIFEST_FILE,
     MODEL_FILE,
     MODEL_ID,
+    TOKEN_MAP_FILE,
     TOKENIZER_FILE,
     export_encoder,
+    load_serving_tokenizer,
     mean_pool_normalise,
     sha256_file,
     weights_hash,
@@ -99,11 +101,9 @@ class OnnxSentenceEncoder:
 
     def _load(self) -> None:
         import onnxruntime as ort
-        from tokenizers import Tokenizer
-
         manifest = read_manifest(self.model_dir)
         files: dict[str, dict[str, Any]] = manifest["files"]
-        for name in (MODEL_FILE, TOKENIZER_FILE, CONFIG_FILE):
+        for name in (MODEL_FILE, TOKENIZER_FILE, TOKEN_MAP_FILE, CONFIG_FILE):
             if name not in files:
                 raise ModelLoadError(f"encoder manifest does not list {name}")
         for name, meta in files.items():
@@ -112,13 +112,13 @@ class OnnxSentenceEncoder:
                 raise ModelLoadError(f"encoder file missing: {path}")
             if path.stat().st_size != meta.get("bytes"):
                 raise ModelLoadError(f"encoder file has the wrong size: {path}")
-            if self.verify_hashes and sha256_file(path) != meta.get("sha256"):
+            if self.verify_hashes and not _hash_ok(path, str(meta.get("sha256"))):
                 raise ModelLoadError(f"encoder file does not match its manifest hash: {path}")
         if manifest.get("weights_hash") != weights_hash(files):
             raise ModelLoadError("encoder manifest weights_hash does not match its file list")
         try:
             config = json.loads((self.model_dir / CONFIG_FILE).read_text(encoding="utf-8"))
-            tokenizer = Tokenizer.from_file(str(self.model_dir / TOKENIZER_FILE))
+            tokenizer, token_map = load_serving_tokenizer(self.model_dir)
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = self.intra_op_threads
             opts.inter_op_num_threads = 1
@@ -135,6 +135,7 @@ class OnnxSentenceEncoder:
         self._input_names = {i.name for i in session.get_inputs()}
         self._config, self._manifest = config, manifest
         self._tokenizer, self._session = tokenizer, session
+        self._token_map = token_map.astype(np.int64)
         logger.info(
             "encoder %s loaded from %s (%d threads)",
             manifest["model_id"], self.model_dir, self.intra_op_threads,
@@ -159,17 +160,37 @@ class OnnxSentenceEncoder:
     def _run(self, texts: list[str]) -> npt.NDArray[np.float32]:
         enc = self._tokenizer.encode_batch(texts)
         width = max(len(e.ids) for e in enc)
-        pad = int(self._tokenizer.token_to_id("<pad>") or 1)
+        pad = int(self._token_map[int(self._tokenizer.token_to_id("<pad>") or 1)])
         ids = np.full((len(enc), width), pad, dtype=np.int64)
         mask = np.zeros((len(enc), width), dtype=np.int64)
         for row, e in enumerate(enc):
-            ids[row, : len(e.ids)] = e.ids
+            # The serving tokenizer's ids are positions in a pruned vocabulary (token_map.npy).
+            ids[row, : len(e.ids)] = self._token_map[e.ids]
             mask[row, : len(e.ids)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feeds["token_type_ids"] = np.zeros_like(ids)
         hidden = self._session.run(None, feeds)[0]
         return mean_pool_normalise(hidden, mask)
+
+
+def _hash_ok(path: Path, want: str) -> bool:
+    """sha256 check, remembered beside the file by size and mtime so a restart skips it."""
+    st = path.stat()
+    stamp = f"{want} {st.st_size} {st.st_mtime_ns}"
+    marker = path.with_name(f".{path.name}.verified")
+    try:
+        if marker.read_text() == stamp:
+            return True
+    except OSError:
+        pass
+    if sha256_file(path) != want:
+        return False
+    try:
+        marker.write_text(stamp)
+    except OSError:  # read-only encoder dir: hash again next start
+        pass
+    return True
 
 
 def _looks_complete(model_dir: Path) -> bool:

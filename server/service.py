@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -123,7 +124,9 @@ def build_service(settings: Settings) -> Service:
         RuleSlotReader(mapper), model, grammars, settings.extractor_mode, settings.max_new_tokens,
         prefix=prefix,
     )
-    extractor.warm()
+    # The prefix is evaluated in the background: requests code answers alone need no model,
+    # and the first one that does simply waits its turn behind the warm-up.
+    threading.Thread(target=extractor.warm, name="prefix-warm", daemon=True).start()
     hosted: HostedFallback | None = None
     if settings.hosted_allowed:
         # Offline is a property of the process: without hybrid/hosted this is never built.
