@@ -24,7 +24,7 @@ DATA = REPO / "eval" / "data"
 DEV = DATA / "dev.jsonl"
 EXAMPLES_CANDIDATES = [
     REPO.parent / "shared" / "contract" / "examples.jsonl",
-    Path("/work/shared/contract/examples.jsonl"),
+    Path(__file__).resolve().parents[2] / "shared" / "contract" / "examples.jsonl",
 ]
 TRAINING_FILES = ["train.jsonl", "gate_train.jsonl"]
 TAG_VALUES = {

@@ -18,7 +18,7 @@ from notillm_local.gate import (
     train_gate,
 )
 
-CONTRACT_EXAMPLES = Path("/work/shared/contract/examples.jsonl")
+CONTRACT_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "contract" / "examples.jsonl"
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT_FLOOR = 0.98
 

@@ -63,7 +63,7 @@ def test_table_is_large_and_varied() -> None:
 
 
 def test_contract_examples_are_in_table() -> None:
-    examples = Path("/work/shared/contract/examples.jsonl")
+    examples = Path(__file__).resolve().parents[2] / "shared" / "contract" / "examples.jsonl"
     if not examples.exists():
         pytest.skip("shared contract not mounted")
     texts = {(c["text"], c["now"]) for c in CASES}

@@ -1,4 +1,6 @@
 import json
+from pathlib import Path
+ROOT = Path(__file__).resolve().parents[2]  # the repository
 P = {
  "카카오톡": ["카톡", "카카오톡", "까톡", "카카오 톡", "kakaotalk", "카카오톡 앱", "카톡방", "단톡방"],
  "메시지": ["문자", "메시지", "메세지", "문자메시지", "SMS", "문자 메세지", "MMS", "메시지 앱", "문자앱"],
@@ -67,8 +69,8 @@ NONE = ["라인", "LINE", "텔레그램", "텔레", "왓츠앱", "위챗", "트�
         "치지직", "스타벅스", "네이버페이", "페이코", "야놀자", "리디북스", "지그재그", "에이블리", "옥션",
         "하나원큐", "우리은행", "농협", "빗썸", "싸이월드", "카카오웹툰", "시리즈", "배스킨라빈스"]
 rows = [{"word": w, "label": lab} for lab, ws in P.items() for w in ws] + [{"word": w, "label": None} for w in NONE]
-cat = {a["name"] for a in json.load(open("/work/shared/contract/apps_galaxy_ko.json"))}
+cat = {a["name"] for a in json.load(open(str(ROOT.parent / "shared" / "contract") + "/apps_galaxy_ko.json"))}
 assert all(r["label"] in cat for r in rows if r["label"]), [r for r in rows if r["label"] and r["label"] not in cat]
-with open("/work/main/eval/data/alias_pairs.jsonl", "w", encoding="utf-8") as fh:
+with open(str(ROOT / "eval" / "data") + "/alias_pairs.jsonl", "w", encoding="utf-8") as fh:
     for r in rows: fh.write(json.dumps(r, ensure_ascii=False) + "\n")
 print(len(rows), sum(r["label"] is None for r in rows))

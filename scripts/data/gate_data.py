@@ -1,5 +1,7 @@
 """Generates gate_train.jsonl and gate_heldout.jsonl from disjoint phrase pools."""
 import json, random, re
+from pathlib import Path
+ROOT = Path(__file__).resolve().parents[2]  # the repository
 R = random.Random(20260814)
 
 def norm(s): return re.sub(r"[\s?!.~]+$", "", s.strip())
@@ -189,7 +191,7 @@ def heldout_set(train_texts):
 if __name__ == "__main__":
     import sys
     forbidden = set()
-    for p in ["/work/shared/contract/examples.jsonl", "/work/main/eval/data/dev.jsonl"]:
+    for p in [str(ROOT.parent / "shared" / "contract") + "/examples.jsonl", str(ROOT / "eval" / "data") + "/dev.jsonl"]:
         try:
             for line in open(p, encoding="utf-8"):
                 if line.strip():
@@ -201,7 +203,7 @@ if __name__ == "__main__":
     ttexts = {norm(r["text"]) for r in train}
     held = [r for r in heldout_set(ttexts) if norm(r["text"]) not in forbidden]
     R.shuffle(train); R.shuffle(held)
-    for path, rows in [("/work/main/eval/data/gate_train.jsonl", train), ("/work/main/eval/data/gate_heldout.jsonl", held)]:
+    for path, rows in [(str(ROOT / "eval" / "data") + "/gate_train.jsonl", train), (str(ROOT / "eval" / "data") + "/gate_heldout.jsonl", held)]:
         with open(path, "w", encoding="utf-8") as fh:
             for r in rows: fh.write(json.dumps(r, ensure_ascii=False) + "\n")
         from collections import Counter
