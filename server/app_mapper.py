@@ -152,7 +152,7 @@ class AppMapper:
         if self._embedder is not None and len(normalise(word)) >= 2:
             match = self._embedder.match(word, installed.apps)
             if match is not None:
-                logger.debug("embedding match %s -> %s (%.3f)", word, match.app.label, match.score)
+                logger.debug("embedding match -> %s (%.3f)", match.app.label, match.score)
                 return match
         return None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import signal
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -68,6 +69,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .service import build_service
 
     settings = _settings(args)
+    # uvicorn drains in-flight requests on SIGTERM, then re-raises the signal with the previous
+    # handler back in place; with the default one that kills the process (exit -15) before
+    # service.close() runs. Exiting through SystemExit(0) instead runs `finally` and reports a
+    # clean stop.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     # Load before binding: a missing or corrupt model must fail the start, not the 1st request.
     service = build_service(settings)
     app = create_app(settings, service)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .app_mapper import InstalledIndex, Unresolved, normalise
 from .domain import AppMatch
+from .errors import NotillmError
 from .grammars import GrammarSet
 from .llm import GenerationStats, LocalModel
 from .settings import ExtractorMode
@@ -132,8 +133,13 @@ class SlotExtractor:
         """Evaluate the fixed prefix once at start-up so no request pays for it."""
         if self._model is None or self._mode is ExtractorMode.RULES:
             return
-        with self._model.turn(timeout_s=60, max_waiting=1):
-            self._model.feed(self._prefix())
+        try:
+            # Runs in a background thread: a failure only means the first model request pays
+            # for the prefix itself, so it is logged, never raised.
+            with self._model.turn(timeout_s=60, max_waiting=1 << 16):
+                self._model.feed(self._prefix())
+        except NotillmError as exc:
+            logger.warning("prefix warm-up skipped: %s", type(exc).__name__)
 
     # -- model ----------------------------------------------------------------------------
     def _prefix(self) -> list[int]:

@@ -330,10 +330,14 @@ class HostedEngine:
             system += _FOLLOWUP_PROMPT.format(original=req.pendingOriginal)
         return [{"role": "system", "content": system}, {"role": "user", "content": req.prompt}]
 
-    def _complete(self, req: HandleRequest, installed: Sequence[InstalledApp]) -> Any:
+    def _complete(
+        self, req: HandleRequest, installed: Sequence[InstalledApp], timeout_s: float | None = None
+    ) -> Any:
         tools = TOOLS + ([FOLLOWUP_TOOL] if req.pending and req.pendingOriginal else [])
         messages = self._messages(req, installed)
-        deadline = time.monotonic() + self.timeout_s
+        # The caller's remaining request deadline caps the hosted timeout.
+        budget = self.timeout_s if timeout_s is None else min(self.timeout_s, timeout_s)
+        deadline = time.monotonic() + budget
         last_exc: Exception | None = None
         for attempt in range(self.max_retries + 1):
             remaining = deadline - time.monotonic()
@@ -351,7 +355,7 @@ class HostedEngine:
                 )
             except self._openai.APITimeoutError as exc:
                 raise HostedEngineError(
-                    f"hosted call timed out after {self.timeout_s:.1f}s"
+                    f"hosted call timed out after {budget:.1f}s"
                 ) from exc
             except (
                 self._openai.InternalServerError,
@@ -368,9 +372,11 @@ class HostedEngine:
                 raise HostedEngineError(f"hosted call failed: {type(exc).__name__}: {exc}") from exc
         raise HostedEngineError(f"hosted call failed: {type(last_exc).__name__}: {last_exc}")
 
-    def handle(self, req: HandleRequest, installed: list[InstalledApp]) -> HandleResponse:
+    def handle(
+        self, req: HandleRequest, installed: list[InstalledApp], timeout_s: float | None = None
+    ) -> HandleResponse:
         t0 = time.perf_counter()
-        completion = self._complete(req, installed)
+        completion = self._complete(req, installed, timeout_s)
         calls, model_name, cost = self._read_completion(completion)
         answer = self._to_contract(req, installed, calls)
         answer.meta = Meta(

@@ -125,7 +125,9 @@ class Decision:
 class HostedFallback(Protocol):
     """What the pipeline needs of the hosted engine (hosted.py implements it)."""
 
-    def handle(self, req: HandleRequest, installed: list[InstalledApp]) -> HandleResponse: ...
+    def handle(
+        self, req: HandleRequest, installed: list[InstalledApp], timeout_s: float | None = None
+    ) -> HandleResponse: ...
 
 
 # Local outcomes that may be the local side's fault and so are worth a hosted try (hybrid).
@@ -161,7 +163,8 @@ class Pipeline:
         try:
             decision = self._decide(req, installed, t0)
         except (ExtractionError, GrammarError) as exc:
-            logger.warning("local extraction failed: %s", exc)
+            # The type only: the message carries model output and grammar text (prompt words).
+            logger.warning("local extraction failed: %s", type(exc).__name__)
             decision = Decision(
                 ok=False,
                 intent=DialogIntent.PENDING if req.pending else DialogIntent.EXTRACT,
@@ -347,10 +350,10 @@ class Pipeline:
         apps = [InstalledApp(name=a.label, packageName=a.package) for a in installed.apps]
         why = f"local answer {local.fail.value if local.fail else '?'}"
         try:
-            self._remaining(t0)
-            resp = self._hosted.handle(req, apps)
+            resp = self._hosted.handle(req, apps, timeout_s=self._remaining(t0))
         except (HostedEngineError, DeadlineExceeded, Overloaded) as exc:
-            logger.warning("hosted fallback failed: %s", exc)
+            # The type only: a hosted error may quote the model, which may quote the user.
+            logger.warning("hosted fallback failed: %s", type(exc).__name__)
             return replace(
                 local,
                 ok=False,
@@ -361,6 +364,14 @@ class Pipeline:
                 message=answer.failure(FailReason.FALLBACK_UNAVAILABLE),
                 hosted_calls=1,
                 reason=f"{why}; hosted failed: {type(exc).__name__}",
+            )
+        if resp.ok and not _within_caps(resp.condition, req.currentTime):
+            # A hosted rule is held to the local validator's caps (366 days, end after start).
+            return replace(
+                local, ok=False, fail=FailReason.INVALID_TIME, needs_supplement=False,
+                target=None, condition=None, message=answer.failure(FailReason.INVALID_TIME),
+                hosted_calls=resp.meta.hostedCalls, cost_usd=resp.meta.costUsd, engine="hosted",
+                reason=f"{why}; hosted rule outside the caps",
             )
         return Decision(
             ok=resp.ok,
@@ -399,6 +410,21 @@ class Pipeline:
                 reason=d.reason,
             ),
         )
+
+
+def _within_caps(c: Condition | None, now: datetime) -> bool:
+    """What `_rule` demands of a local rule, for a rule that came from the hosted engine."""
+    if c is None:
+        return False
+    try:
+        delivery, expires = datetime.fromisoformat(c.delivery), datetime.fromisoformat(c.expires)
+    except ValueError:
+        return False
+    if delivery.tzinfo is None or expires.tzinfo is None:
+        return False
+    if expires <= delivery or expires - delivery > MAX_RULE_SPAN:
+        return False
+    return c.recurrence != "none" or expires > now
 
 
 def _merge(first: Understanding, turn: Understanding) -> Understanding:

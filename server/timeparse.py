@@ -1338,6 +1338,6 @@ def parse_time(text: str, now: datetime) -> TimeResult:
     try:
         axis, cond = _interpret(text, tokens, now)
     except _Fail as fail:
-        logger.debug("time parse %r -> %s: %s", text, fail.outcome.value, fail.reason)
+        logger.debug("time parse -> %s: %s", fail.outcome.value, fail.reason)
         return TimeResult(fail.outcome, None, fail.axis, spans, fail.reason)
     return TimeResult(TimeOutcome.OK, cond, axis, spans, None)

@@ -170,6 +170,24 @@ def test_full_queue_is_503_and_a_passed_deadline_is_504() -> None:
     # The lifespan closed the service it built.
 
 
+def test_a_long_model_queue_cannot_starve_the_thread_pool() -> None:
+    """More waiters than anyio's default 40 worker threads: code-only requests still answer."""
+    waiters = 44
+    big = Settings(queue_size=waiters + 4, request_deadline_s=4.0)
+    app = create_app(big)
+    with LiveServer(app, free_port()) as srv:
+        svc: Service = app.state.service
+        assert svc.model is not None
+        with model_held(svc.model):
+            queued = [Background(srv.url, body(NEEDS_MODEL)) for _ in range(waiters)]
+            wait_for(lambda: svc.model._waiting >= waiters, 20, "every request to queue")
+            t0 = time.monotonic()
+            r = post(srv.url, body(CODE_ONLY), timeout=10)
+            assert r.status_code == 200 and time.monotonic() - t0 < 2.0
+            codes = [q.result(30).status_code for q in queued]
+        assert set(codes) == {504}, codes
+
+
 # --------------------------------------------------------------------------- HTTP edges
 
 
@@ -237,9 +255,10 @@ def test_sigterm_lets_in_flight_requests_finish_then_exits_0() -> None:
                 return False
 
         wait_for(up, 90, "the server to come up")
-        # Twelve model-bound requests take turns on the one model context (queue 16), so when
-        # the first answer arrives eleven are still running or waiting: SIGTERM lands then.
-        flights = [Background(url, body(MODEL_BOUND[i % len(MODEL_BOUND)])) for i in range(12)]
+        # Eight model-bound requests take turns on the one model context (queue 16), so when
+        # the first answer arrives seven are still running or waiting: SIGTERM lands then.
+        # (Eight, not more: on a loaded 2-core box the last must still beat its 20 s deadline.)
+        flights = [Background(url, body(MODEL_BOUND[i % len(MODEL_BOUND)])) for i in range(8)]
         wait_for(lambda: any(f.finished for f in flights), 60, "a first answer")
         sigterm_at = time.monotonic()
         proc.send_signal(signal.SIGTERM)
