@@ -3,8 +3,9 @@
     python scripts/bench_startup.py [--runs 3] [--port 18770] [--out reports/startup.json]
 
 Each run starts the server, polls GET /health until it answers "ok", sends a few requests
-(one answered by code, one that needs the model, one chitchat), then reads the process's
-VmRSS and VmHWM from /proc and stops it with SIGTERM. Only 127.0.0.1 is contacted.
+(one answered by code, one that needs the model, one chitchat), reads the process's VmRSS and
+VmHWM from /proc, times 45 chitchat requests the gate rejects (HTTP round trip and the server's
+own latencyMs), and stops it with SIGTERM. Only 127.0.0.1 is contacted.
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ WARM = [
     "오늘 날씨 어때?",
     "매일 밤 10시부터 아침 6시까지 조용히",
 ]
+
+
+CHITCHAT = ["안녕", "ㅎㅎ", "오늘 날씨 어때?", "고마워", "점심 뭐 먹을까?", "알림이 뭐야?",
+            "배고프다", "주말에 뭐 하지", "잘 자"]
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
 def rss_mb(pid: int) -> dict[str, float]:
@@ -70,8 +80,24 @@ def one_run(port: int, exe: str) -> dict[str, float]:
             r.raise_for_status()
             lat.append((time.perf_counter() - t) * 1000)
         mem = rss_mb(proc.pid)
+        # Chitchat rejected by the gate: the whole HTTP round trip, and the server's own time.
+        http_ms, server_ms = [], []
+        client = httpx.Client()  # one kept-alive connection, as a phone app holds it
+        for prompt in CHITCHAT * 5:
+            t = time.perf_counter()
+            r = client.post(
+                f"{url}/v1/handle",
+                json={"prompt": prompt, "currentTime": "2026-08-14T21:30:00+09:00"},
+                timeout=60,
+            )
+            http_ms.append((time.perf_counter() - t) * 1000)
+            data = r.json()
+            assert data["dialogIntent"] == "reject", (prompt, data)
+            server_ms.append(float(data["meta"]["latencyMs"]))
         return {"healthy_s": healthy_s, "rss_mb": mem["VmRSS"], "peak_rss_mb": mem["VmHWM"],
-                "warm_request_p50_ms": statistics.median(lat)}
+                "warm_request_p50_ms": statistics.median(lat),
+                "reject_http_p50_ms": _pct(http_ms, 50), "reject_http_p95_ms": _pct(http_ms, 95),
+                "reject_server_p95_ms": _pct(server_ms, 95)}
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -93,6 +119,7 @@ def main() -> int:
         "healthy_s_median": statistics.median(r["healthy_s"] for r in runs),
         "rss_mb_median": statistics.median(r["rss_mb"] for r in runs),
         "peak_rss_mb_max": max(r["peak_rss_mb"] for r in runs),
+        "reject_http_p95_ms_median": statistics.median(r["reject_http_p95_ms"] for r in runs),
         "cpu_count": os.cpu_count(),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
