@@ -381,7 +381,7 @@ class Templates:
         shape = r.choices(
             ["mute_app", "mute_apps", "mute_all", "allow_only", "allow_except", "kw", "app_kw",
              "allow_kw", "kept_rest", "context", "mute_except"],
-            weights=[24, 10, 9, 12, 8, 8, 7, 3, 3, 5, 1],
+            weights=[22, 12, 8, 12, 12, 8, 10, 3, 3, 5, 1],
         )[0]
         t = self.time()
         front = r.choice(_FILLERS_FRONT)

@@ -30,10 +30,10 @@ from .encoder_export import (
     export_encoder,
     load_serving_tokenizer,
     mean_pool_normalise,
-    sha256_file,
     weights_hash,
 )
 from .errors import ExportError, ModelLoadError
+from .model_store import hash_matches
 from .settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ class OnnxSentenceEncoder:
                 raise ModelLoadError(f"encoder file missing: {path}")
             if path.stat().st_size != meta.get("bytes"):
                 raise ModelLoadError(f"encoder file has the wrong size: {path}")
-            if self.verify_hashes and not _hash_ok(path, str(meta.get("sha256"))):
+            if self.verify_hashes and not hash_matches(path, str(meta.get("sha256"))):
                 raise ModelLoadError(f"encoder file does not match its manifest hash: {path}")
         if manifest.get("weights_hash") != weights_hash(files):
             raise ModelLoadError("encoder manifest weights_hash does not match its file list")
@@ -172,25 +172,6 @@ class OnnxSentenceEncoder:
             feeds["token_type_ids"] = np.zeros_like(ids)
         hidden = self._session.run(None, feeds)[0]
         return mean_pool_normalise(hidden, mask)
-
-
-def _hash_ok(path: Path, want: str) -> bool:
-    """sha256 check, remembered beside the file by size and mtime so a restart skips it."""
-    st = path.stat()
-    stamp = f"{want} {st.st_size} {st.st_mtime_ns}"
-    marker = path.with_name(f".{path.name}.verified")
-    try:
-        if marker.read_text() == stamp:
-            return True
-    except OSError:
-        pass
-    if sha256_file(path) != want:
-        return False
-    try:
-        marker.write_text(stamp)
-    except OSError:  # read-only encoder dir: hash again next start
-        pass
-    return True
 
 
 def _looks_complete(model_dir: Path) -> bool:

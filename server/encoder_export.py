@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import ExportError
+from .model_store import sha256_of as sha256_file
 
 logger = logging.getLogger(__name__)
 
@@ -338,14 +339,6 @@ def torch_embed(model: Any, tokenizer: Any, texts: list[str]) -> npt.NDArray[np.
     with torch.no_grad():
         out = model(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask))
     return mean_pool_normalise(out.last_hidden_state.numpy(), mask)
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def weights_hash(files: dict[str, dict[str, Any]]) -> str:

@@ -49,33 +49,34 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _verified_marker(path: Path) -> Path:
-    return path.with_name(path.name + ".sha256")
+def hash_matches(path: Path, sha256: str) -> bool:
+    """sha256 check, remembered beside the file by size and mtime so a restart skips it."""
+    st = path.stat()
+    stamp = f"{sha256} {st.st_size} {st.st_mtime_ns}"
+    marker = path.with_name(f".{path.name}.verified")
+    try:
+        if marker.read_text().strip() == stamp:
+            return True
+    except OSError:
+        pass
+    if sha256_of(path) != sha256:
+        return False
+    try:
+        marker.write_text(stamp)
+    except OSError:  # a read-only model dir is fine; we just hash again next time
+        pass
+    return True
 
 
 def verify(path: Path, entry: CatalogEntry) -> None:
-    """Check size and sha256; remember a good check beside the file (keyed by size+mtime)."""
+    """Check size and sha256 against the catalog."""
     if not path.is_file():
         raise ModelLoadError(f"{entry.id}: file not found: {path}")
-    st = path.stat()
-    if st.st_size != entry.size:
-        raise ModelLoadError(
-            f"{entry.id}: {path} has {st.st_size} bytes, the catalog says {entry.size}"
-        )
-    stamp = f"{entry.sha256} {st.st_size} {st.st_mtime_ns}"
-    marker = _verified_marker(path)
-    try:
-        if marker.read_text().strip() == stamp:
-            return
-    except OSError:
-        pass
-    got = sha256_of(path)
-    if got != entry.sha256:
-        raise ModelLoadError(f"{entry.id}: sha256 mismatch for {path} (got {got[:12]}…)")
-    try:
-        marker.write_text(stamp)
-    except OSError:  # a read-only model dir is fine; we just re-hash next time
-        pass
+    size = path.stat().st_size
+    if size != entry.size:
+        raise ModelLoadError(f"{entry.id}: {path} has {size} bytes, the catalog says {entry.size}")
+    if not hash_matches(path, entry.sha256):
+        raise ModelLoadError(f"{entry.id}: sha256 mismatch for {path}")
 
 
 DEFAULT_EXTRACTOR_ID = "gemma-3-270m-q4_k_m"
