@@ -32,7 +32,10 @@ def _add_settings_flags(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("settings (each also NOTILLM_<NAME> in the environment)")
     g.add_argument("--model-path", type=Path, help="a local GGUF instead of the shipped Gemma 3 270M")
     g.add_argument("--adapter-path", type=Path, help="a LoRA adapter in GGUF")
-    g.add_argument("--use-adapter", action="store_true", default=None, help="apply the shipped adapter")
+    g.add_argument("--use-adapter", dest="use_adapter", action="store_true", default=None,
+                   help="apply the shipped LoRA adapter (the default)")
+    g.add_argument("--no-adapter", dest="use_adapter", action="store_false",
+                   help="the base model alone, with the few-shot prefix")
     g.add_argument("--encoder-path", type=Path, help="directory of an ONNX sentence encoder")
     g.add_argument("--extractor-mode", choices=[m.value for m in ExtractorMode])
     g.add_argument("--engine", choices=[m.value for m in EngineMode])

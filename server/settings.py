@@ -72,7 +72,13 @@ class Settings(BaseSettings):
         None, description="A local GGUF file; default: Gemma 3 270M Q4_K_M from its PyPI package."
     )
     adapter_path: Path | None = Field(None, description="A LoRA adapter in GGUF to apply.")
-    use_adapter: bool = Field(False, description="Apply the shipped LoRA adapter if present.")
+    use_adapter: bool = Field(
+        True,
+        description=(
+            "Apply the shipped LoRA adapter (models/adapters/) on the base model; false = base "
+            "model with the few-shot prefix."
+        ),
+    )
     n_threads: int = Field(2, ge=1, le=64, description="CPU threads for the local model.")
     n_ctx: int = Field(1024, ge=256, le=8192, description="Context length of the local model.")
     max_new_tokens: int = Field(48, ge=4, le=256, description="Cap on generated tokens per call.")
