@@ -101,7 +101,7 @@ class SlotExtractor:
 
     def read(self, prompt: str, time_spans: list[tuple[int, int]], installed: InstalledIndex) -> SlotReading:
         """Code's reading of everything outside the time spans; never calls the model."""
-        return self._reader.read(blank_spans(prompt, time_spans), installed)
+        return self._reader.read(blank_spans(prompt, time_spans), installed, original=prompt)
 
     def wants_model(self, reading: SlotReading) -> bool:
         if self._mode is ExtractorMode.RULES:

@@ -206,10 +206,13 @@ class RuleSlotReader:
     def __init__(self, mapper: AppMapper) -> None:
         self._mapper = mapper
 
-    def read(self, text: str, installed: InstalledIndex) -> SlotReading:
+    def read(
+        self, text: str, installed: InstalledIndex, *, original: str | None = None
+    ) -> SlotReading:
+        """Read `text` (time spans blanked); `original` is the same text before blanking."""
         r = SlotReading()
         rest = text
-        rest = self._read_keywords(rest, r)
+        rest = self._read_keywords(rest, r, original if original is not None else text)
         self._read_context(text, r)
         self._read_intent(rest, r)
         self._read_targets(rest, installed, r)
@@ -220,9 +223,11 @@ class RuleSlotReader:
         return r
 
     # -- keywords -------------------------------------------------------------------------
-    def _read_keywords(self, text: str, r: SlotReading) -> str:
+    def _read_keywords(self, text: str, r: SlotReading, original: str) -> str:
         def take(m: re.Match[str]) -> str:
-            word = m.group(1).strip()
+            # Quoted words are kept as the user wrote them, time words inside them included
+            # (blanking keeps offsets, so the original holds the same span).
+            word = original[m.start(1) : m.end(1)].strip()
             if word and normalise(word) not in _FRAME_WORDS and word not in r.content:
                 r.content.append(word)
             return " " * (m.end() - m.start())
