@@ -221,23 +221,24 @@ class Pipeline:
         now = req.currentTime
         if req.pending and req.pendingOriginal and req.pendingOriginal.strip():
             return self._decide_pending(req, installed, t0)
+        u: Understanding | None = None
         if self._gate is not None:
             verdict = self._gate.decide(req.prompt)
-            if verdict.chitchat and not self._code_reads_command(req.prompt, now, installed, t0):
-                return self._chitchat(f"gate p_command={verdict.p_command:.3f}")
-        u = self._understand(req.prompt, now, installed, t0, use_model=False)
+            if verdict.chitchat:
+                # A second opinion on a rejection, cheapest checks first (no model call).
+                plausible = has_intent_cue(req.prompt) or (
+                    parse_time(req.prompt, now).outcome is TimeOutcome.OK
+                )
+                if plausible:
+                    u = self._understand(req.prompt, now, installed, t0, use_model=False)
+                if u is None or not u.reads_as_command:
+                    return self._chitchat(f"gate p_command={verdict.p_command:.3f}")
+        if u is None:
+            u = self._understand(req.prompt, now, installed, t0, use_model=False)
         if u.names_nothing:
             return self._chitchat("no intent verb, app or notification word")
         u = self._with_model(u, installed, t0)
         return self._rule(u, now, DialogIntent.EXTRACT, None)
-
-    def _code_reads_command(
-        self, text: str, now: datetime, installed: InstalledIndex, t0: float
-    ) -> bool:
-        """A second opinion on a gate rejection, cheapest checks first (no model call)."""
-        if not has_intent_cue(text) and parse_time(text, now).outcome is not TimeOutcome.OK:
-            return False
-        return self._understand(text, now, installed, t0, use_model=False).reads_as_command
 
     def _decide_pending(self, req: HandleRequest, installed: InstalledIndex, t0: float) -> Decision:
         now = req.currentTime
