@@ -21,7 +21,7 @@ _CANCEL = re.compile(
     re.IGNORECASE,
 )
 _REPLACE = re.compile(
-    r"말고|아니고|아니라|대신|바꿔|바꿀래|변경|로\s*해|으로\s*해|로\s*바|으로\s*바|ㄴㄴ|아니\s"
+    r"말고|아니고|아니라|대신|바꿔|바꿀래|변경|로\s*바|으로\s*바|ㄴㄴ|아니\s"
     r"|빼고|제외하고"
 )
 # The part of an update turn after its replacement marker is the new value ("카톡 말고 슬랙",

@@ -38,6 +38,10 @@ logger = logging.getLogger(__name__)
 MAX_RULE_SPAN = timedelta(days=366)
 # Any of these means the user is talking about notifications, even with nothing else usable.
 _NOTIFICATION_WORDS = re.compile(r"알림|알람|푸시|노티|방해\s*금지|무음|진동|소리")
+_HOW_TO = re.compile(
+    r"(?:하는|바꾸는|끄는|켜는|설정하는|쓰는|보는|여는|없애는|줄이는|키우는)\s*(?:법|방법)"
+    r"|차이가?|뭐야|뭔지|무슨\s*뜻|어디서|어떻게\s*(?:해|하|바꿔|바꾸|설정)"
+)
 # A turn that names every notification names its target as fully as one naming an app.
 _ALL_TARGET = re.compile(r"모든\s*알림|알림\s*(?:전부|다|모두|싹)|전체\s*알림|다\s*꺼|전부\s*꺼|모두\s*꺼")
 
@@ -92,6 +96,10 @@ class Understanding:
         would silence notifications the user never mentioned.
         """
         s = self.slots
+        if self.time.outcome is TimeOutcome.NO_TIME and _HOW_TO.search(self.text):
+            # "카톡 알림 소리 바꾸는 법 알려줘", "방해 금지랑 무음 차이가 뭐야?": questions about
+            # settings, whatever verbs they contain.
+            return True
         if not any(s.intent_cues) and self.time.outcome is TimeOutcome.NO_TIME:
             # No intent verb and no time, but a statement or question about apps
             # ("카톡 알림음 너무 시끄럽네", "유튜브 알림 켜져 있어?"): talk, not a command.

@@ -82,7 +82,10 @@ _FILLER = {
         "관련 관련된 내용 단어 말 글자 문구 키워드 표현 들어간 포함된 있는 라는 이라는 "
         "중 중에 중엔 중이니까 중일 때 동안 사이 때 때는 땐 ㄴㄴ ㅇㅇ ㄱㄱ 둘 셋 둘다 셋다 "
         "바꿔 바꿔줘 바꿔서 바꿀래 변경 변경해줘 아니다 아니 아냐 아니고 대신 대신에 그거 그건 "
-        "이거 이건 저거 방금 아까 같이 함께 각각 그리고 또는 및 랑 하고 부분 쪽 편 정도 쯤"
+        "이거 이건 저거 방금 아까 같이 함께 각각 그리고 또는 및 랑 하고 부분 쪽 편 정도 쯤 "
+        "들어간 들어가는 들어가 들어있는 들어온 포함 포함된 포함되는 포함한 포함하는 적힌 쓰인 담긴 "
+        "됐고 됐어 됐다 됐으니 됐으니까 아무튼 암튼 그럼 그러면 그러니까 그니까 음 아 어 오 네 예 응 "
+        "그래 그래서 근데 그런데 일단은 혹시나 차라리 대신에 이번엔 이번에는 아까꺼 방금꺼"
     ).split()
 }
 _ACTIVITY = (
@@ -238,7 +241,7 @@ class RuleSlotReader:
                 raw = m.group(1)
                 word = strip_suffixes(raw)
                 key = normalise(word)
-                if not key or key in _FILLER or key in _FRAME_WORDS:
+                if not key or key in _FILLER or key in _FRAME_WORDS or raw.strip() in _SUFFIX_SET:
                     continue
                 if self._mapper.is_app_word(word):
                     continue  # "카톡 관련 알림" names the app, not a keyword

@@ -835,6 +835,25 @@ def _is_recurring(tokens: Sequence[_Token]) -> bool:
     return any(t.role is _Role.EVERY for t in tokens)
 
 
+def _drop_end_weekdays(text: str, tokens: list[_Token]) -> None:
+    """ "매주 금요일 오후 6시부터 토요일 오전 10시까지": the window starts on Friday only; the
+    weekday before the end time says where the window ends, which the overnight rule gives."""
+    for i, tok in enumerate(tokens):
+        if tok.kind != "weekday" or tok.used:
+            continue
+        nxt = i + 1
+        while nxt < len(tokens) and tokens[nxt].kind == "daypart":
+            nxt += 1
+        if (
+            nxt < len(tokens)
+            and tokens[nxt].kind == "clock"
+            and tokens[nxt].role is _Role.END
+            and any(t.role is _Role.START for t in tokens[:i])
+            and _gap_is_blank(text, tok.end, tokens[i + 1].start)
+        ):
+            tok.used = True
+
+
 def _plan(tokens: list[_Token], recurring: bool) -> _Plan:
     plan = _Plan()
     last_start: _Token | None = None
@@ -1300,6 +1319,8 @@ def _interpret(text: str, tokens: list[_Token], now: datetime) -> tuple[TimeAxis
     recurring = _is_recurring(tokens)
     if not recurring:
         _anchor_daypart_ends(tokens)
+    else:
+        _drop_end_weekdays(text, tokens)
     tokens = _attach(text, tokens, recurring)
     _bind_hrange_dayparts(tokens)
     plan = _plan(tokens, recurring)

@@ -179,3 +179,15 @@ def test_apps_known_elsewhere_are_unresolved_not_widened(service, text: str) -> 
 def test_a_keyword_command_without_time_asks(service) -> None:
     r = ask(service, "'할인' 들어간 알림 안 보고 싶어")
     assert not r.ok and r.failReason.value == "incomplete" and r.needsSupplement
+
+
+@pytest.mark.parametrize("text", ["카톡 알림 소리 바꾸는 법 알려줘", "방해 금지 모드랑 무음 모드 차이가 뭐야?"])
+def test_questions_about_settings_are_chitchat(service, text: str) -> None:
+    r = ask(service, text)
+    assert r.dialogIntent.value == "reject" and r.failReason.value == "chitchat"
+
+
+def test_a_whole_new_command_after_cancel_words_is_new_request(service) -> None:
+    r = ask(service, "그건 됐고 지금부터 1시간 동안 알림 전부 무음으로 해줘", pending=True,
+            pendingOriginal="슬랙 알림 꺼줘")
+    assert r.ok and r.pendingAction.value == "NEW_REQUEST" and r.targetFixed.all

@@ -97,3 +97,14 @@ def test_activity_and_location(reader, default_index) -> None:
 def test_peel_keeps_whole_words_first() -> None:
     assert peel("카톡만") == ["카톡만", "카톡"]
     assert peel("모든")[0] == "모든"
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("'광고'라는 말 들어간 알림 다 막아", ["광고"]),
+        ("카톡에서 '단톡' 들어가는 알림 무음", ["단톡"]),
+    ],
+)
+def test_keyword_frames_leave_no_residue(reader, default_index, text: str, content: list[str]) -> None:
+    assert reader.read(text, default_index).content == content
