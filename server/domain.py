@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 import numpy as np
@@ -57,23 +57,3 @@ class AppWordMatcher(Protocol):
     """Resolves one user word ("플레이스토어") to one installed app, or None when unsure."""
 
     def match(self, word: str, installed: Sequence[AppRef]) -> AppMatch | None: ...
-
-
-@dataclass
-class Slots:
-    """What a command asks for, before time and validation.
-
-    `unsure` names the slots code could not decide alone ("intent", "apps", "content");
-    the model extractor fills exactly those.
-    """
-
-    mute: bool | None = None
-    all: bool = False
-    app_words: list[str] = field(default_factory=list)
-    apps: list[AppRef] = field(default_factory=list)
-    unresolved_words: list[str] = field(default_factory=list)  # named apps not installed
-    content: list[str] = field(default_factory=list)
-    activity: str | None = None
-    location: str | None = None
-    unsure: set[str] = field(default_factory=set)
-    llm_calls: int = 0

@@ -95,10 +95,6 @@ class SlotExtractor:
         self._prefix_text = prefix
         self._prefix_tokens: list[int] | None = None
 
-    @property
-    def needs_model(self) -> bool:
-        return self._mode is not ExtractorMode.RULES
-
     def read(self, prompt: str, time_spans: list[tuple[int, int]], installed: InstalledIndex) -> SlotReading:
         """Code's reading of everything outside the time spans; never calls the model."""
         return self._reader.read(blank_spans(prompt, time_spans), installed, original=prompt)

@@ -143,7 +143,6 @@ class SlotReading:
     activity: str | None = None
     location: str | None = None
     intent_cues: tuple[bool, bool] = (False, False)  # (mute cue seen, allow cue seen)
-    has_exception_frame: bool = False
     unsure: set[str] = field(default_factory=set)
 
     def app_refs(self) -> list[AppRef]:
@@ -273,7 +272,6 @@ class RuleSlotReader:
         allow_cue = bool(_ALLOW.search(unmuted))
         exception = bool(_EXCEPT.search(text))
         r.intent_cues = (mute_cue, allow_cue)
-        r.has_exception_frame = exception
         if mute_cue and not allow_cue:
             r.mute = not exception  # "X 빼고 다 꺼줘": only X gets through
         elif allow_cue and not mute_cue:
