@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -37,6 +38,23 @@ CHITCHAT = ["안녕", "ㅎㅎ", "오늘 날씨 어때?", "고마워", "점심 �
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def timed_posts(
+    client: httpx.Client, url: str, prompts: list[str]
+) -> list[tuple[float, dict[str, Any]]]:
+    """POST each prompt in turn; (round-trip ms, answer) for each."""
+    out = []
+    for prompt in prompts:
+        t = time.perf_counter()
+        r = client.post(
+            f"{url}/v1/handle",
+            json={"prompt": prompt, "currentTime": "2026-08-14T21:30:00+09:00"},
+            timeout=60,
+        )
+        r.raise_for_status()
+        out.append(((time.perf_counter() - t) * 1000, r.json()))
+    return out
 
 
 def rss_mb(pid: int) -> dict[str, float]:
@@ -69,31 +87,16 @@ def one_run(port: int, exe: str) -> dict[str, float]:
                 raise RuntimeError("not healthy within 120 s")
             time.sleep(0.05)
         healthy_s = time.perf_counter() - t0
-        lat = []
-        for prompt in WARM * 3:
-            t = time.perf_counter()
-            r = httpx.post(
-                f"{url}/v1/handle",
-                json={"prompt": prompt, "currentTime": "2026-08-14T21:30:00+09:00"},
-                timeout=60,
-            )
-            r.raise_for_status()
-            lat.append((time.perf_counter() - t) * 1000)
+        # One kept-alive connection, as a phone app holds it.
+        client = httpx.Client()
+        lat = [ms for ms, _ in timed_posts(client, url, WARM * 3)]
         mem = rss_mb(proc.pid)
         # Chitchat rejected by the gate: the whole HTTP round trip, and the server's own time.
-        http_ms, server_ms = [], []
-        client = httpx.Client()  # one kept-alive connection, as a phone app holds it
-        for prompt in CHITCHAT * 5:
-            t = time.perf_counter()
-            r = client.post(
-                f"{url}/v1/handle",
-                json={"prompt": prompt, "currentTime": "2026-08-14T21:30:00+09:00"},
-                timeout=60,
-            )
-            http_ms.append((time.perf_counter() - t) * 1000)
-            data = r.json()
+        rejects = timed_posts(client, url, CHITCHAT * 5)
+        for prompt, (_, data) in zip(CHITCHAT * 5, rejects, strict=True):
             assert data["dialogIntent"] == "reject", (prompt, data)
-            server_ms.append(float(data["meta"]["latencyMs"]))
+        http_ms = [ms for ms, _ in rejects]
+        server_ms = [float(data["meta"]["latencyMs"]) for _, data in rejects]
         return {"healthy_s": healthy_s, "rss_mb": mem["VmRSS"], "peak_rss_mb": mem["VmHWM"],
                 "warm_request_p50_ms": statistics.median(lat),
                 "reject_http_p50_ms": _pct(http_ms, 50), "reject_http_p95_ms": _pct(http_ms, 95),

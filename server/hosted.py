@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, cast
 
+from . import answer
 from .errors import HostedEngineError, NotillmError
 from .schemas import (
     Condition,
@@ -444,13 +445,7 @@ class HostedEngine:
         intent = DialogIntent.PENDING if pending else DialogIntent.EXTRACT
         if isinstance(calls, str):
             if pending:
-                return _fail(
-                    intent,
-                    FailReason.INCOMPLETE,
-                    PendingAction.UNRESOLVED,
-                    "언제까지 적용할지 알려주세요.",
-                    needs=True,
-                )
+                return _ask_time(intent, PendingAction.UNRESOLVED)
             return _fail(
                 DialogIntent.REJECT,
                 FailReason.CHITCHAT,
@@ -475,15 +470,9 @@ class HostedEngine:
             has_rule = any(n in by_name for n in (t["function"]["name"] for t in TOOLS))
             action = action or (PendingAction.CONTINUE if has_rule else PendingAction.UNRESOLVED)
             if action is PendingAction.CANCEL:
-                return _fail(intent, FailReason.CANCELLED, action, "알겠어요, 취소했어요.")
+                return _fail(intent, FailReason.CANCELLED, action, answer.failure(FailReason.CANCELLED))
             if action is PendingAction.UNRESOLVED and not has_rule:
-                return _fail(
-                    intent,
-                    FailReason.INCOMPLETE,
-                    action,
-                    "언제까지 적용할지 알려주세요.",
-                    needs=True,
-                )
+                return _ask_time(intent, action)
 
         mute_args = by_name.get("extract_mute_target")
         allow_args = by_name.get("extract_allow_target")
@@ -497,13 +486,7 @@ class HostedEngine:
             )
         if mute_args is None and allow_args is None and cond_args is None:
             if pending:
-                return _fail(
-                    intent,
-                    FailReason.INCOMPLETE,
-                    action,
-                    "언제까지 적용할지 알려주세요.",
-                    needs=True,
-                )
+                return _ask_time(intent, action)
             raise HostedEngineError("hosted answer called no rule tool")
         mute = allow_args is None
         target_args = (mute_args if mute else allow_args) or {"name": [], "content": []}
@@ -527,17 +510,13 @@ class HostedEngine:
                 intent, FailReason.INCOMPLETE, action, "어떤 알림만 받을지 알려주세요.", needs=True
             )
         if cond_args is None:
-            return _fail(
-                intent, FailReason.INCOMPLETE, action, "언제까지 적용할지 알려주세요.", needs=True
-            )
+            return _ask_time(intent, action)
 
         now = req.currentTime
         delivery = _parse_time(cond_args.get("delivery"), now, "delivery") or now
         expires = _parse_time(cond_args.get("expires"), now, "expires")
         if expires is None:
-            return _fail(
-                intent, FailReason.INCOMPLETE, action, "언제까지 적용할지 알려주세요.", needs=True
-            )
+            return _ask_time(intent, action)
         if expires <= delivery or expires <= now:
             return _fail(intent, FailReason.INVALID_TIME, action, "끝나는 시각이 시작보다 앞서요.")
         raw_recurrence = cond_args.get("recurrence") or "none"
@@ -615,6 +594,11 @@ def _placeholder_meta() -> Meta:
         costUsd=0.0,
         model=None,
     )
+
+
+def _ask_time(intent: DialogIntent, action: PendingAction | None) -> HandleResponse:
+    """The contract's answer for a rule with no usable time: incomplete, and ask how long."""
+    return _fail(intent, FailReason.INCOMPLETE, action, answer.ask("time"), needs=True)
 
 
 def _fail(
