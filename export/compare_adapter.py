@@ -19,10 +19,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from notillm_local.evaluation import load_cases, percentile
-from notillm_local.llm import GenerationStats, LocalModel
-from notillm_local.schemas import HandleRequest
-from notillm_local.scoring import extract_rule_correctness, route_correctness
+from notillm_local.contract.schemas import HandleRequest
+from notillm_local.engines.local import GenerationStats, LocalModel
+from notillm_local.eval.harness import load_cases, percentile
+from notillm_local.eval.scoring import extract_rule_correctness, route_correctness
 from notillm_local.service import build_service
 from notillm_local.settings import Settings
 
@@ -70,7 +70,7 @@ def run(dataset: Path, adapter: Path | None, label: str, threads: int, mode: str
             "got": ans.targetFixed.model_dump() if ans.targetFixed else ans.failReason,
         })
         print(f"{label} {c.id} rule={rule} route={route} {ms:.0f}ms tok={_COUNT['tokens']} "
-              f"parse_fail={int(recs[-1]['parse_fail'])}",
+              f"parse_fail={int(bool(recs[-1]['parse_fail']))}",
               file=sys.stderr, flush=True)
     svc.close()
     return {"label": label, "records": recs}

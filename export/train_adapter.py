@@ -30,7 +30,7 @@ import tarfile
 import time
 from pathlib import Path
 
-from notillm_local.model_store import sha256_of
+from notillm_local.models.catalog import sha256_of
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SDIST = Path("/tmp/llsdist/llama_cpp_python-0.3.36.tar.gz")
@@ -90,7 +90,7 @@ def batches(encoded, batch_size: int, rng: random.Random):
     idx = list(range(len(encoded)))
     rng.shuffle(idx)
     pool = batch_size * 16
-    out = []
+    out: list[list[int]] = []
     for i in range(0, len(idx), pool):
         chunk = sorted(idx[i : i + pool], key=lambda j: len(encoded[j][0]))
         out.extend(chunk[k : k + batch_size] for k in range(0, len(chunk), batch_size))
@@ -120,7 +120,7 @@ def train(args: argparse.Namespace) -> dict:
     import torch
     from peft import LoraConfig, get_peft_model
 
-    from notillm_local.adapter_data import ADAPTER_PREFIX, build_examples
+    from notillm_local.export.adapter_data import ADAPTER_PREFIX, build_examples
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -257,7 +257,7 @@ def convert(peft_dir: Path, base_dir: Path, out: Path, sdist: Path, work: Path, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    from notillm_local.adapter_data import ADAPTER_PREFIX, SEED
+    from notillm_local.export.adapter_data import ADAPTER_PREFIX, SEED
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, required=True, help="the adapter GGUF to write")

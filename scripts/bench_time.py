@@ -12,7 +12,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from notillm_local.timebench import bench_time
+from notillm_local.eval.timebench import bench_time
 
 ROOT = Path(__file__).resolve().parent.parent
 

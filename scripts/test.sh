@@ -5,6 +5,6 @@ cd "$(dirname "$0")/.."
 bash scripts/install.sh --test
 # shellcheck disable=SC1091
 . .venv/bin/activate
-echo "==> ruff"; ruff check server tests scripts export
-echo "==> mypy"; mypy
+echo "==> ruff"; ruff check server tests scripts export eval
+echo "==> mypy"; bash scripts/typecheck.sh
 echo "==> pytest"; python -m pytest -q "$@"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import enum
 import json
 import logging
+import os
 import signal
 import sys
 from datetime import datetime
@@ -13,8 +15,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .errors import NotillmError
-from .settings import EngineMode, ExtractorMode, Settings
+from notillm_local.errors import NotillmError
+from notillm_local.settings import Settings
 
 logger = logging.getLogger("notillm_local")
 
@@ -28,35 +30,55 @@ def _now_arg(value: str | None) -> datetime:
     return t
 
 
+# Flags kept from earlier releases: alias → (setting, value for a store_const flag or None).
+_FLAG_ALIASES: dict[str, tuple[str, object | None]] = {
+    "--threads": ("n_threads", None),
+    "--no-gate": ("gate_enabled", False),
+}
+
+
 def _add_settings_flags(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("settings (each also NOTILLM_<NAME> in the environment)")
-    g.add_argument("--model-path", type=Path, help="a local GGUF instead of the shipped Gemma 3 270M")
-    g.add_argument("--adapter-path", type=Path, help="a LoRA adapter in GGUF")
-    g.add_argument("--use-adapter", dest="use_adapter", action="store_true", default=None,
-                   help="apply the shipped LoRA adapter (the default)")
-    g.add_argument("--no-adapter", dest="use_adapter", action="store_false",
-                   help="the base model alone, with the few-shot prefix")
-    g.add_argument("--encoder-path", type=Path, help="directory of an ONNX sentence encoder")
-    g.add_argument("--extractor-mode", choices=[m.value for m in ExtractorMode])
-    g.add_argument("--engine", choices=[m.value for m in EngineMode])
-    g.add_argument("--offline", dest="offline", action="store_true", default=None)
-    g.add_argument("--no-offline", dest="offline", action="store_false")
-    g.add_argument("--threads", dest="n_threads", type=int)
-    g.add_argument("--cache-dir", type=Path)
-    g.add_argument("--apps-catalog", type=Path)
-    g.add_argument("--no-gate", dest="gate_enabled", action="store_false", default=None)
-
-
-_SETTING_KEYS = (
-    "model_path", "adapter_path", "use_adapter", "encoder_path", "extractor_mode", "engine",
-    "offline", "n_threads", "cache_dir", "apps_catalog", "gate_enabled", "host", "port",
-)
+    """One flag per Settings field, generated from the model (name, type, description)."""
+    g = p.add_argument_group(
+        "settings (each also NOTILLM_<NAME> in the environment; flags win over the environment)"
+    )
+    for name, field in Settings.model_fields.items():
+        flag = "--" + name.replace("_", "-")
+        default = field.default
+        shown = "unset" if default is None else getattr(default, "value", default)
+        help_text = f"{field.description or name} [NOTILLM_{name.upper()}; default {shown}]"
+        annotation = field.annotation
+        if annotation is bool:
+            g.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None,
+                           help=help_text)
+            continue
+        choices = None
+        for arg in (annotation, *getattr(annotation, "__args__", ())):
+            if isinstance(arg, type) and issubclass(arg, enum.Enum):
+                choices = [m.value for m in arg]
+        if name in ("api_token", "hosted_api_key"):
+            help_text += " (prefer the environment: a command line is visible to other users)"
+        # Values stay strings here: Settings validates and converts them, bounds included.
+        g.add_argument(flag, dest=name, choices=choices, default=None, help=help_text,
+                       metavar=None if choices else name.upper())
+    g.add_argument("--threads", dest="n_threads", default=None, help=argparse.SUPPRESS)
+    g.add_argument("--no-gate", dest="gate_enabled", action="store_const", const=False,
+                   default=None, help=argparse.SUPPRESS)
 
 
 def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
-    values = {k: getattr(args, k) for k in _SETTING_KEYS if getattr(args, k, None) is not None}
+    values = {
+        k: getattr(args, k) for k in Settings.model_fields if getattr(args, k, None) is not None
+    }
     values.update({k: v for k, v in extra.items() if v is not None})
     return Settings(**values)
+
+
+def _prepare(settings: Settings) -> None:
+    """Make every model file present before anything loads it (a no-op once done)."""
+    from notillm_local.export.prepare import prepare_models
+
+    prepare_models(settings, progress=True)
 
 
 def _print_json(obj: Any) -> None:
@@ -68,10 +90,11 @@ def _print_json(obj: Any) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from .app import create_app
-    from .service import build_service
+    from notillm_local.api.app import create_app
+    from notillm_local.service import build_service
 
     settings = _settings(args)
+    _prepare(settings)
     # uvicorn drains in-flight requests on SIGTERM, then re-raises the signal with the previous
     # handler back in place; with the default one that kills the process (exit -15) before
     # service.close() runs. Exiting through SystemExit(0) instead runs `finally` and reports a
@@ -94,10 +117,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from .schemas import HandleRequest, InstalledApp
-    from .service import build_service
+    from notillm_local.contract.schemas import HandleRequest, InstalledApp
+    from notillm_local.service import build_service
 
     settings = _settings(args)
+    _prepare(settings)
     apps = None
     if args.apps:
         raw = json.loads(Path(args.apps).read_text(encoding="utf-8"))
@@ -118,14 +142,14 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
 
 def cmd_parse_time(args: argparse.Namespace) -> int:
-    from .timeparse import parse_time
+    from notillm_local.stages.timeparse import parse_time
 
     _print_json(parse_time(args.text, _now_arg(args.now)).to_json())
     return 0
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    from .model_store import status
+    from notillm_local.models.catalog import status
 
     settings = _settings(args)
     rows = status(settings)
@@ -135,7 +159,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def _encoder_row(settings: Settings) -> dict[str, Any]:
-    from .embeddings import OnnxSentenceEncoder, read_manifest
+    from notillm_local.models.encoder import OnnxSentenceEncoder, read_manifest
 
     path = settings.encoder_path or settings.cache_dir.expanduser() / "encoder"
     row: dict[str, Any] = {"id": "multilingual-e5-small-int8", "role": "encoder",
@@ -155,7 +179,7 @@ def _encoder_row(settings: Settings) -> dict[str, Any]:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .encoder_export import export_encoder
+    from notillm_local.export.encoder import export_encoder
 
     settings = _settings(args)
     target = args.out or (settings.encoder_path or settings.cache_dir / "encoder")
@@ -165,22 +189,23 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_train_gate(args: argparse.Namespace) -> int:
-    from .embeddings import OnnxSentenceEncoder, ensure_encoder
-    from .gate import DEFAULT_GATE_PATH, DEFAULT_TRAIN_PATH, train_gate
+    from notillm_local.export.gate_train import train_gate
+    from notillm_local.export.prepare import ensure_encoder
+    from notillm_local.models.encoder import OnnxSentenceEncoder
 
     settings = _settings(args)
     encoder = OnnxSentenceEncoder(
         ensure_encoder(settings, progress=True), intra_op_threads=settings.n_threads
     ).load()
-    metrics = train_gate(encoder, args.train or DEFAULT_TRAIN_PATH, args.out or DEFAULT_GATE_PATH)
-    _print_json(metrics)
+    _print_json(train_gate(encoder, args.train, args.out))
     return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .evaluation import run_eval
+    from notillm_local.eval.harness import run_eval
 
     settings = _settings(args)
+    _prepare(settings)
     report = run_eval(Path(args.dataset), settings.engine.value, settings, Path(args.out),
                       offline=settings.offline, progress=True)
     summary = {k: report[k] for k in ("accuracy", "route_accuracy", "latency_ms") if k in report}
@@ -189,9 +214,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .evaluation import run_bench
+    from notillm_local.eval.harness import run_bench
 
     settings = _settings(args)
+    _prepare(settings)
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     report = run_bench(Path(args.dataset), engines, settings, Path(args.out))
     _print_json(report.get("table", report))
@@ -204,8 +230,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("serve", help="run the HTTP service")
-    s.add_argument("--host")
-    s.add_argument("--port", type=int)
     _add_settings_flags(s)
     s.set_defaults(func=cmd_serve)
 
@@ -220,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("parse-time", help="print what the time module reads from a sentence")
     t.add_argument("text")
     t.add_argument("--now")
+    _add_settings_flags(t)
     t.set_defaults(func=cmd_parse_time)
 
     m = sub.add_parser("models", help="each model, where it is, whether its sha256 matches")
@@ -255,8 +280,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    level = "DEBUG" if args.verbose else (getattr(args, "log_level", None) or _env_log_level())
     logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
+        level=str(level).upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
@@ -268,6 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     except NotillmError as exc:
         print(f"notillm-local: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+
+
+def _env_log_level() -> str:
+    """The log level before Settings is built (bad values are reported by Settings later)."""
+    value = os.environ.get("NOTILLM_LOG_LEVEL", "INFO").upper()
+    return value if value in logging.getLevelNamesMapping() else "INFO"
 
 
 if __name__ == "__main__":  # pragma: no cover

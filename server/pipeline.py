@@ -13,13 +13,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from . import answer
-from .app_mapper import InstalledIndex
-from .domain import AppRef, ChitchatGate
-from .errors import DeadlineExceeded, ExtractionError, GrammarError, HostedEngineError, Overloaded
-from .extractor import Extraction, SlotExtractor
-from .pending import PendingClassifier, TurnSignals, decide, is_unsure, update_focus
-from .schemas import (
+from notillm_local.contract import answer
+from notillm_local.contract.schemas import (
     Condition,
     DialogIntent,
     FailReason,
@@ -30,8 +25,25 @@ from .schemas import (
     PendingAction,
     TargetFixed,
 )
-from .slots import SlotReading, has_intent_cue
-from .timeparse import TimeOutcome, TimeResult, parse_time
+from notillm_local.domain import AppRef, ChitchatGate
+from notillm_local.errors import (
+    DeadlineExceeded,
+    ExtractionError,
+    GrammarError,
+    HostedEngineError,
+    Overloaded,
+)
+from notillm_local.stages.apps import InstalledIndex
+from notillm_local.stages.extract import Extraction, SlotExtractor
+from notillm_local.stages.pending import (
+    PendingClassifier,
+    TurnSignals,
+    decide,
+    is_unsure,
+    update_focus,
+)
+from notillm_local.stages.slots import SlotReading, has_intent_cue
+from notillm_local.stages.timeparse import TimeOutcome, TimeResult, parse_time
 
 logger = logging.getLogger(__name__)
 

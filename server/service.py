@@ -6,22 +6,28 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .app_mapper import AliasTable, AppMapper, load_catalog
-from .domain import AppRef, AppWordMatcher, ChitchatGate
-from .extractor import FEW_SHOT, SlotExtractor
-from .grammars import GrammarSet
-from .llm import LocalModel
-from .model_store import adapter_prompt_prefix, extractor_model_path, shipped_adapter_path
-from .pending import PendingClassifier
-from .pipeline import HostedFallback, Pipeline
-from .schemas import HandleRequest, HandleResponse
-from .settings import MODELS_DIR, EngineMode, ExtractorMode, Settings
-from .slots import RuleSlotReader
+from notillm_local import resources
+from notillm_local.contract.schemas import HandleRequest, HandleResponse
+from notillm_local.domain import AppRef, AppWordMatcher, ChitchatGate
+from notillm_local.engines.grammars import GrammarSet
+from notillm_local.engines.local import LocalModel
+from notillm_local.models.catalog import (
+    adapter_prompt_prefix,
+    extractor_model_path,
+    shipped_adapter_path,
+)
+from notillm_local.pipeline import HostedFallback, Pipeline
+from notillm_local.settings import EngineMode, ExtractorMode, Settings
+from notillm_local.stages.apps import AliasTable, AppMapper, load_catalog
+from notillm_local.stages.extract import FEW_SHOT, SlotExtractor
+from notillm_local.stages.pending import PendingClassifier
+from notillm_local.stages.slots import RuleSlotReader
 
 if TYPE_CHECKING:
-    from .embeddings import OnnxSentenceEncoder as OnnxSentenceEncoderT
+    from notillm_local.models.encoder import OnnxSentenceEncoder as OnnxSentenceEncoderT
 
 logger = logging.getLogger(__name__)
 
@@ -66,11 +72,11 @@ def _embedding_stack(
     """The ONNX encoder, the chitchat gate and the embedding app matcher (issue 4)."""
     if not settings.embeddings_enabled:
         return None, None, None
-    from .app_embed import EmbeddingAppMatcher
-    from .embeddings import OnnxSentenceEncoder, ensure_encoder
+    from notillm_local.models.encoder import OnnxSentenceEncoder, find_encoder
+    from notillm_local.stages.app_embed import EmbeddingAppMatcher
 
     encoder = OnnxSentenceEncoder(
-        ensure_encoder(settings), intra_op_threads=settings.n_threads
+        find_encoder(settings), intra_op_threads=settings.n_threads
     ).load()
     chitchat: ChitchatGate | None = None
     if settings.gate_enabled:
@@ -81,27 +87,32 @@ def _embedding_stack(
 
 
 def _load_gate(settings: Settings, encoder: OnnxSentenceEncoderT) -> ChitchatGate:
-    """The shipped gate, or one retrained here when it was trained on other encoder bytes.
+    """The configured gate, else the shipped one, else one retrained into the cache.
 
     The gate refuses vectors from an encoder it was not trained on. An export made with other
-    library versions can differ in its bytes; then the gate is retrained from the labelled file
-    (seconds) into the cache instead of refusing to start.
+    library versions can differ in its bytes; `notillm-local serve` then retrains the gate into
+    the cache before the service is built (export tooling, see cli.prepare_models), and this
+    picks that one up.
     """
-    from .gate import DEFAULT_GATE_PATH, LogisticChitchatGate, gate_matches, train_gate
+    from notillm_local.stages.gate import LogisticChitchatGate, default_gate_path, gate_matches
 
-    path = settings.gate_path or DEFAULT_GATE_PATH
+    path = settings.gate_path or default_gate_path()
     if settings.gate_path is None and not gate_matches(path, encoder):
-        path = settings.cache_dir.expanduser() / "gate.json"
-        if not gate_matches(path, encoder):
-            logger.warning("shipped gate was trained on another encoder export; retraining it")
-            train_gate(encoder, out_path=path, report_path=path.with_suffix(".md"))
+        cached = cached_gate_path(settings)
+        if gate_matches(cached, encoder):
+            path = cached
     return LogisticChitchatGate(path, encoder)
+
+
+def cached_gate_path(settings: Settings) -> Path:
+    """Where a gate retrained for this machine's encoder export lives."""
+    return settings.cache_dir.expanduser() / "gate.json"
 
 
 def build_service(settings: Settings) -> Service:
     t0 = time.perf_counter()
     catalog = load_catalog(settings.apps_catalog)
-    table = AliasTable.load(MODELS_DIR / "app_aliases.json", catalog)
+    table = AliasTable.load(resources.path("app_aliases.json"), catalog)
     chitchat, matcher, encoder_id = _embedding_stack(settings, catalog)
     mapper = AppMapper(table, matcher)
     grammars = GrammarSet.load()
@@ -130,7 +141,7 @@ def build_service(settings: Settings) -> Service:
     hosted: HostedFallback | None = None
     if settings.hosted_allowed:
         # Offline is a property of the process: without hybrid/hosted this is never built.
-        from .hosted import HostedEngine
+        from notillm_local.engines.hosted import HostedEngine
 
         hosted = HostedEngine(settings)
     pending_model = None

@@ -8,11 +8,6 @@ from pathlib import Path
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# The package is installed editable from the repo; data folders sit beside server/.
-REPO_ROOT = Path(__file__).resolve().parent.parent
-MODELS_DIR = REPO_ROOT / "models"
-GRAMMARS_DIR = REPO_ROOT / "grammars"
-DEFAULT_APPS_CATALOG = MODELS_DIR / "apps_galaxy_ko.json"
 DEFAULT_CACHE_DIR = Path.home() / ".cache" / "notillm-local"
 
 
@@ -100,8 +95,12 @@ class Settings(BaseSettings):
     )
 
     # --- apps ---
-    apps_catalog: Path = Field(
-        DEFAULT_APPS_CATALOG, description="Default installed-app catalog when a request has none."
+    apps_catalog: Path | None = Field(
+        None,
+        description=(
+            "Installed-app catalog used when a request has no installedApps; default: the "
+            "shipped Galaxy catalog (apps_galaxy_ko.json)."
+        ),
     )
 
     # --- hosted fallback ---

@@ -11,15 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from notillm_local.app_mapper import AliasTable, AppMapper, InstalledIndex, load_catalog
-from notillm_local.llm import LocalModel
-from notillm_local.model_store import extractor_model_path
+from notillm_local import resources
+from notillm_local.engines.local import LocalModel
+from notillm_local.eval import DATA_DIR
+from notillm_local.models.catalog import extractor_model_path
 from notillm_local.service import Service, build_service
-from notillm_local.settings import DEFAULT_APPS_CATALOG, MODELS_DIR, Settings
+from notillm_local.settings import Settings
+from notillm_local.stages.apps import AliasTable, AppMapper, InstalledIndex, load_catalog
 from tests.fixtures_encoder import encoder  # noqa: F401  (session fixture: the real encoder)
 
 REPO = Path(__file__).resolve().parent.parent
-CONTRACT_DIR = REPO.parent / "shared" / "contract"
+# The contract's worked examples, kept with the other evaluation data.
+EXAMPLES = DATA_DIR / "examples.jsonl"
 
 
 def load_jsonl(path: Path) -> list[dict]:
@@ -51,7 +54,7 @@ def gguf_path(settings: Settings) -> Path:
 
 @pytest.fixture(scope="session")
 def catalog():
-    return load_catalog(DEFAULT_APPS_CATALOG)
+    return load_catalog()
 
 
 @pytest.fixture(scope="session")
@@ -62,7 +65,7 @@ def default_index(catalog) -> InstalledIndex:
 @pytest.fixture(scope="session")
 def table_mapper(catalog) -> AppMapper:
     """The alias table alone (no embeddings): what mapper v1 answers."""
-    return AppMapper(AliasTable.load(MODELS_DIR / "app_aliases.json", catalog))
+    return AppMapper(AliasTable.load(resources.path("app_aliases.json"), catalog))
 
 
 def free_port() -> int:
@@ -97,7 +100,7 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server(settings: Settings, service: Service) -> Iterator[LiveServer]:
-    from notillm_local.app import create_app
+    from notillm_local.api.app import create_app
 
     with LiveServer(create_app(settings, service), free_port()) as srv:
         yield srv

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from notillm_local.embeddings import OnnxSentenceEncoder, ensure_encoder
+from notillm_local.export.prepare import ensure_encoder
+from notillm_local.models.encoder import OnnxSentenceEncoder
 from notillm_local.settings import Settings
 
 

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from notillm_local.adapter_data import (
+from notillm_local.engines.grammars import GrammarSet
+from notillm_local.engines.local import LocalModel
+from notillm_local.export.adapter_data import (
     ADAPTER_PREFIX,
     EVAL_FILES,
     KST,
@@ -18,15 +20,14 @@ from notillm_local.adapter_data import (
     eval_prompts,
     one_line,
 )
-from notillm_local.app_mapper import InstalledIndex
-from notillm_local.extractor import SlotExtractor, _keyword_candidates
-from notillm_local.grammars import GrammarSet
-from notillm_local.llm import LocalModel
-from notillm_local.model_store import ADAPTERS_DIR, sha256_of, shipped_adapter_path
+from notillm_local.models.catalog import adapters_dir, sha256_of, shipped_adapter_path
 from notillm_local.settings import ExtractorMode
-from notillm_local.slots import RuleSlotReader
-from notillm_local.timeparse import parse_time
+from notillm_local.stages.apps import InstalledIndex
+from notillm_local.stages.extract import SlotExtractor, _keyword_candidates
+from notillm_local.stages.slots import RuleSlotReader
+from notillm_local.stages.timeparse import parse_time
 
+ADAPTERS_DIR = adapters_dir()
 MANIFEST = ADAPTERS_DIR / "manifest.json"
 
 

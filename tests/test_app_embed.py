@@ -7,17 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from notillm_local.app_embed import (
-    DEFAULT_ALIAS_PAIRS_PATH,
-    DEFAULT_MATCHER_PATH,
-    EmbeddingAppMatcher,
-    SynonymGroups,
-    evaluate_pairs,
-    read_alias_pairs,
-    read_catalog,
-)
+from notillm_local import resources
 from notillm_local.domain import AppRef
-from notillm_local.embeddings import OnnxSentenceEncoder
+from notillm_local.export.app_matcher_fit import evaluate_pairs, read_alias_pairs, read_catalog
+from notillm_local.models.encoder import OnnxSentenceEncoder
+from notillm_local.stages.app_embed import EmbeddingAppMatcher, SynonymGroups
 
 # Measured 0.955 on the 243 pairs (docs/encoder.md); the floor leaves room for kernel drift.
 TOP1_FLOOR = 0.93
@@ -64,7 +58,7 @@ def test_only_installed_apps_are_candidates(matcher: EmbeddingAppMatcher) -> Non
 
 
 def test_alias_set_top1(matcher: EmbeddingAppMatcher, catalog: list[AppRef]) -> None:
-    pairs = read_alias_pairs(DEFAULT_ALIAS_PAIRS_PATH)
+    pairs = read_alias_pairs()
     assert len(pairs) >= 150
     assert sum(label is None for _, label in pairs) >= 20
     result = evaluate_pairs(matcher, pairs, catalog)
@@ -95,7 +89,7 @@ def test_label_embeddings_cached(encoder: OnnxSentenceEncoder, catalog: list[App
 
 
 def test_fitted_values_live_in_the_config_file() -> None:
-    cfg = json.loads(DEFAULT_MATCHER_PATH.read_text("utf-8"))
+    cfg = json.loads(resources.path("app_matcher.json").read_text("utf-8"))
     assert 0.8 <= cfg["threshold"] < 1.0 and 0.0 <= cfg["margin"] < 0.2
     m_scores = np.array([cfg["threshold"], cfg["margin"]])
     assert np.all(np.isfinite(m_scores))

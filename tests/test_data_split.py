@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from notillm_local.schemas import (
+from notillm_local.contract.schemas import (
     Condition,
     DialogIntent,
     FailReason,
@@ -17,15 +17,12 @@ from notillm_local.schemas import (
     PendingAction,
     TargetFixed,
 )
-from notillm_local.scoring import parse_instant
+from notillm_local.eval import DATA_DIR
+from notillm_local.eval.scoring import parse_instant
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = REPO / "eval" / "data"
+DATA = DATA_DIR
 DEV = DATA / "dev.jsonl"
-EXAMPLES_CANDIDATES = [
-    REPO.parent / "shared" / "contract" / "examples.jsonl",
-    Path(__file__).resolve().parents[2] / "shared" / "contract" / "examples.jsonl",
-]
+EXAMPLES = DATA / "examples.jsonl"
 TRAINING_FILES = ["train.jsonl", "gate_train.jsonl"]
 TAG_VALUES = {
     "intent": {"mute", "allow", "reject"},
@@ -66,10 +63,7 @@ def dev() -> list[dict[str, Any]]:
 
 
 def _examples() -> list[dict[str, Any]]:
-    for path in EXAMPLES_CANDIDATES:
-        if path.exists():
-            return _load(path)
-    pytest.skip("shared/contract/examples.jsonl not found")
+    return _load(EXAMPLES)
 
 
 def test_dev_size_and_unique_ids(dev: list[dict[str, Any]]) -> None:

@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from notillm_local.embeddings import OnnxSentenceEncoder, ensure_encoder
-from notillm_local.encoder_export import MANIFEST_FILE, MODEL_FILE, sha256_file, weights_hash
 from notillm_local.errors import ModelLoadError
+from notillm_local.export.encoder import MANIFEST_FILE, MODEL_FILE, sha256_file, weights_hash
+from notillm_local.export.prepare import ensure_encoder
+from notillm_local.models.encoder import OnnxSentenceEncoder
 from notillm_local.settings import Settings
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "encoder_golden.json").read_text("utf-8"))

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from notillm_local.evaluation import (
+from notillm_local.contract.schemas import HandleRequest, HandleResponse
+from notillm_local.eval.harness import (
     load_cases,
     percentile,
     run_bench,
     run_eval,
 )
-from notillm_local.schemas import HandleRequest, HandleResponse
 from notillm_local.settings import Settings
 
 NOW = "2026-08-14T21:30:00+09:00"

@@ -7,18 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from notillm_local.embeddings import OnnxSentenceEncoder
 from notillm_local.errors import ModelLoadError
-from notillm_local.gate import (
-    DEFAULT_GATE_PATH,
-    DEFAULT_HELDOUT_PATH,
-    DEFAULT_TRAIN_PATH,
-    LogisticChitchatGate,
-    evaluate_gate,
-    train_gate,
-)
+from notillm_local.eval import data_path
+from notillm_local.export.gate_train import evaluate_gate, train_gate
+from notillm_local.models.encoder import OnnxSentenceEncoder
+from notillm_local.stages.gate import LogisticChitchatGate, default_gate_path
 
-CONTRACT_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "contract" / "examples.jsonl"
+CONTRACT_EXAMPLES = data_path("examples.jsonl")
+DEFAULT_GATE_PATH = default_gate_path()
+DEFAULT_HELDOUT_PATH = data_path("gate_heldout.jsonl")
+DEFAULT_TRAIN_PATH = data_path("gate_train.jsonl")
 REPO = Path(__file__).resolve().parent.parent
 HELDOUT_FLOOR = 0.98
 
@@ -57,8 +55,6 @@ def test_commands_pass(gate: LogisticChitchatGate, text: str) -> None:
 
 
 def test_contract_examples_routed(gate: LogisticChitchatGate) -> None:
-    if not CONTRACT_EXAMPLES.is_file():
-        pytest.skip("shared contract not mounted")
     for line in CONTRACT_EXAMPLES.read_text("utf-8").splitlines():
         case = json.loads(line)
         if case["input"]["pending"]:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from notillm_local import resources
+from notillm_local.engines.grammars import GrammarSet, alternatives, literal
 from notillm_local.errors import GrammarError
-from notillm_local.grammars import GrammarSet, alternatives, literal
-from notillm_local.settings import GRAMMARS_DIR
+
+GRAMMARS_DIR = resources.path("grammars")
 
 GRAMMARS = GrammarSet.load()
 

@@ -20,14 +20,17 @@ from typing import Any
 
 import pytest
 
+from notillm_local import resources
+from notillm_local.contract.schemas import HandleRequest, HandleResponse, InstalledApp
+from notillm_local.engines.hosted import HostedEngine, HostedNotAllowed, cost_usd, load_price_table
 from notillm_local.errors import HostedEngineError
-from notillm_local.hosted import HostedEngine, HostedNotAllowed, cost_usd, load_price_table
-from notillm_local.schemas import HandleRequest, HandleResponse, InstalledApp
-from notillm_local.settings import DEFAULT_APPS_CATALOG, Settings
+from notillm_local.settings import Settings
 from tests.fault_server import FaultServer, Reply, tool_reply
 
 NOW = "2026-08-14T21:30:00+09:00"
-APPS = [InstalledApp(**a) for a in json.loads(DEFAULT_APPS_CATALOG.read_text("utf-8"))]
+APPS = [
+    InstalledApp(**a) for a in json.loads(resources.path("apps_galaxy_ko.json").read_text("utf-8"))
+]
 COND_2H = {"delivery": NOW, "expires": "2026-08-14T23:30:00+09:00", "recurrence": "none"}
 TIMEOUT_S = 1.0
 

@@ -79,7 +79,7 @@ def test_non_loopback_bind_requires_a_token() -> None:
 
 
 def test_bearer_token_is_enforced(service) -> None:
-    from notillm_local.app import create_app
+    from notillm_local.api.app import create_app
 
     from .conftest import LiveServer, free_port
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from notillm_local.engines.local import GenerationStats, LocalModel
 from notillm_local.errors import DeadlineExceeded, ModelLoadError, Overloaded
-from notillm_local.llm import GenerationStats, LocalModel
-from notillm_local.model_store import load_catalog, sha256_of, verify
+from notillm_local.models.catalog import load_catalog, sha256_of, verify
 
 
 def test_missing_and_corrupt_files_raise_model_load_error(tmp_path: Path) -> None:

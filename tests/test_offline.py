@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from notillm_local.app import create_app
-from notillm_local.schemas import HandleRequest
+from notillm_local.api.app import create_app
+from notillm_local.contract.schemas import HandleRequest
 from notillm_local.service import build_service
 from notillm_local.settings import Settings
 
@@ -160,7 +160,7 @@ def test_offline_service_opens_no_connection_beyond_loopback(
 def test_offline_eval_harness_opens_no_connection_beyond_loopback(
     guard: NetworkGuard, tmp_path: Path
 ) -> None:
-    from notillm_local.evaluation import run_eval
+    from notillm_local.eval.harness import run_eval
 
     lines = DEV.read_text(encoding="utf-8").splitlines()
     dataset = tmp_path / "few.jsonl"

@@ -6,17 +6,18 @@ from datetime import datetime
 
 import pytest
 
-from notillm_local.extractor import SlotExtractor
-from notillm_local.grammars import GrammarSet
+from notillm_local.contract.schemas import HandleRequest
+from notillm_local.engines.grammars import GrammarSet
+from notillm_local.eval.scoring import extract_rule_correctness, route_correctness
 from notillm_local.pipeline import Pipeline
-from notillm_local.schemas import HandleRequest
-from notillm_local.scoring import extract_rule_correctness, route_correctness
 from notillm_local.settings import ExtractorMode
-from notillm_local.slots import RuleSlotReader
+from notillm_local.stages.extract import SlotExtractor
+from notillm_local.stages.slots import RuleSlotReader
 
-from .conftest import CONTRACT_DIR, load_jsonl
+from .conftest import EXAMPLES as EXAMPLES_PATH
+from .conftest import load_jsonl
 
-EXAMPLES = load_jsonl(CONTRACT_DIR / "examples.jsonl")
+EXAMPLES = load_jsonl(EXAMPLES_PATH)
 NOW = "2026-08-14T21:30:00+09:00"
 
 
@@ -68,7 +69,7 @@ def test_answers_use_the_requests_offset(service) -> None:
 
 
 def test_installed_apps_of_the_request_replace_the_catalog(service) -> None:
-    from notillm_local.schemas import InstalledApp
+    from notillm_local.contract.schemas import InstalledApp
 
     apps = [InstalledApp(name="Slack", packageName="com.Slack")]
     r = ask(service, "1시간 카톡 꺼줘", installedApps=apps)
@@ -123,9 +124,9 @@ def test_rules_mode_never_calls_the_model(table_mapper, catalog) -> None:
 
 def test_pending_model_classifies_disagreeing_turns_within_its_grammar(settings, local_model) -> None:
     """With pending_model on, a turn mixing cancel words and values goes to the model."""
-    from notillm_local.grammars import GrammarSet
-    from notillm_local.pending import PendingClassifier
-    from notillm_local.schemas import PendingAction
+    from notillm_local.contract.schemas import PendingAction
+    from notillm_local.engines.grammars import GrammarSet
+    from notillm_local.stages.pending import PendingClassifier
 
     clf = PendingClassifier(local_model, GrammarSet.load().pending)
     action = clf.classify("카톡만 받아줘", "아 취소하고 슬랙 1시간만 꺼줘", timeout_s=30,

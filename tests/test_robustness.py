@@ -27,12 +27,12 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from notillm_local.app import MAX_BODY_BYTES, create_app
-from notillm_local.app_mapper import load_catalog
-from notillm_local.llm import LocalModel
-from notillm_local.schemas import HandleRequest, HandleResponse
+from notillm_local.api.app import MAX_BODY_BYTES, create_app
+from notillm_local.contract.schemas import HandleRequest, HandleResponse
+from notillm_local.engines.local import LocalModel
 from notillm_local.service import Service, build_service
-from notillm_local.settings import DEFAULT_APPS_CATALOG, Settings
+from notillm_local.settings import Settings
+from notillm_local.stages.apps import load_catalog
 
 from .conftest import LiveServer, free_port
 from .fault_server import FaultServer, Reply, tool_reply
@@ -476,7 +476,7 @@ def test_privacy_off_does_log_the_prompt(service: Service, caplog) -> None:
 
 # --------------------------------------------------------------------------- properties
 
-CATALOG = load_catalog(DEFAULT_APPS_CATALOG)
+CATALOG = load_catalog()
 DEFAULT_PAIRS = {(a.label, a.package) for a in CATALOG}
 
 APP_WORDS = ["카톡", "카카오톡", "유튜브", "인스타", "슬랙", "문자", "전화", "라인", "넷플릭스",

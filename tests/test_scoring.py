@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from notillm_local.schemas import HandleResponse
-from notillm_local.scoring import (
+from notillm_local.contract.schemas import HandleResponse
+from notillm_local.eval.scoring import (
     expected_dialog_intent,
     extract_rule_correctness,
     parse_instant,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from notillm_local.slots import RuleSlotReader, peel
+from notillm_local.stages.slots import RuleSlotReader, peel
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +64,8 @@ def test_app_not_installed_is_unresolved(reader, default_index) -> None:
 
 
 def test_only_the_requests_installed_apps_count(reader, table_mapper) -> None:
-    from notillm_local.app_mapper import InstalledIndex
     from notillm_local.domain import AppRef
+    from notillm_local.stages.apps import InstalledIndex
 
     only_slack = InstalledIndex.of([AppRef("Slack", "com.Slack")])
     r = reader.read("카톡 알림 꺼줘", only_slack)
@@ -73,8 +73,8 @@ def test_only_the_requests_installed_apps_count(reader, table_mapper) -> None:
 
 
 def test_english_label_for_the_same_package_still_maps(reader) -> None:
-    from notillm_local.app_mapper import InstalledIndex
     from notillm_local.domain import AppRef
+    from notillm_local.stages.apps import InstalledIndex
 
     english = InstalledIndex.of([AppRef("KakaoTalk", "com.kakao.talk")])
     r = reader.read("카톡 꺼줘", english)

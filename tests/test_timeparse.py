@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from notillm_local.timeparse import (
+from notillm_local.eval import DATA_DIR
+from notillm_local.stages.timeparse import (
     TimeAxis,
     TimeCondition,
     TimeOutcome,
@@ -63,9 +64,7 @@ def test_table_is_large_and_varied() -> None:
 
 
 def test_contract_examples_are_in_table() -> None:
-    examples = Path(__file__).resolve().parents[2] / "shared" / "contract" / "examples.jsonl"
-    if not examples.exists():
-        pytest.skip("shared contract not mounted")
+    examples = DATA_DIR / "examples.jsonl"
     texts = {(c["text"], c["now"]) for c in CASES}
     for line in examples.read_text(encoding="utf-8").splitlines():
         case = json.loads(line)

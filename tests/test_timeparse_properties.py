@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notillm_local.timeparse import TimeOutcome, parse_time
+from notillm_local.stages.timeparse import TimeOutcome, parse_time
 
 TIMED = [
     "카톡 2분만 받지마",

@@ -21,9 +21,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from . import answer
-from .errors import HostedEngineError, NotillmError
-from .schemas import (
+from notillm_local import resources
+from notillm_local.contract import answer
+from notillm_local.contract.schemas import (
     Condition,
     DialogIntent,
     FailReason,
@@ -34,11 +34,11 @@ from .schemas import (
     PendingAction,
     TargetFixed,
 )
-from .settings import MODELS_DIR, Settings
+from notillm_local.errors import HostedEngineError, NotillmError
+from notillm_local.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-PRICES_PATH = MODELS_DIR / "hosted_prices.json"
 ENGINE_NAME = "hosted"
 # One quick retry for a 5xx or a dropped connection; never past the call's deadline.
 DEFAULT_MAX_RETRIES = 1
@@ -171,8 +171,9 @@ _UNPRICED_WARNED: set[str] = set()
 
 
 @lru_cache(maxsize=4)
-def load_price_table(path: Path = PRICES_PATH) -> dict[str, tuple[float, float]]:
+def load_price_table(path: Path | None = None) -> dict[str, tuple[float, float]]:
     """Model name → (USD per 1M input tokens, USD per 1M output tokens)."""
+    path = path or resources.path("hosted_prices.json")
     raw = json.loads(path.read_text(encoding="utf-8"))
     return {
         name: (float(p["input"]), float(p["output"])) for name, p in raw.get("models", {}).items()
@@ -287,7 +288,7 @@ class HostedEngine:
         settings: Settings,
         *,
         max_retries: int = DEFAULT_MAX_RETRIES,
-        prices_path: Path = PRICES_PATH,
+        prices_path: Path | None = None,
     ) -> None:
         if settings.offline or not settings.hosted_allowed:
             raise HostedNotAllowed(

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from .domain import AppMatch, AppRef, AppWordMatcher
+from notillm_local import resources
+from notillm_local.domain import AppMatch, AppRef, AppWordMatcher
 
 logger = logging.getLogger(__name__)
 
@@ -162,6 +163,8 @@ class AppMapper:
         return key in self._table.word_to_label or key in self._table.word_to_elsewhere
 
 
-def load_catalog(path: Path) -> tuple[AppRef, ...]:
+def load_catalog(path: Path | None = None) -> tuple[AppRef, ...]:
+    """An installed-app list as JSON ([{name, packageName}]); default: the shipped catalog."""
+    path = path or resources.path("apps_galaxy_ko.json")
     raw = json.loads(path.read_text(encoding="utf-8"))
     return tuple(AppRef(label=a["name"], package=a["packageName"]) for a in raw)

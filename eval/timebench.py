@@ -1,4 +1,4 @@
-"""Per-sentence parse-time benchmark for notillm_local.timeparse (used by scripts/bench_time.py)."""
+"""Per-sentence parse-time benchmark for notillm_local.stages.timeparse (used by scripts/bench_time.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from .timeparse import parse_time
+from notillm_local.stages.timeparse import parse_time
 
 
 def _percentile(sorted_values: Sequence[float], pct: float) -> float:

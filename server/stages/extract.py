@@ -13,13 +13,13 @@ import logging
 import re
 from dataclasses import dataclass
 
-from .app_mapper import InstalledIndex, Unresolved, normalise
-from .domain import AppMatch
-from .errors import NotillmError
-from .grammars import GrammarSet
-from .llm import GenerationStats, LocalModel
-from .settings import ExtractorMode
-from .slots import RuleSlotReader, SlotReading, blank_spans, strip_suffixes
+from notillm_local.domain import AppMatch
+from notillm_local.engines.grammars import GrammarSet
+from notillm_local.engines.local import GenerationStats, LocalModel
+from notillm_local.errors import NotillmError
+from notillm_local.settings import ExtractorMode
+from notillm_local.stages.apps import InstalledIndex, Unresolved, normalise
+from notillm_local.stages.slots import RuleSlotReader, SlotReading, blank_spans, strip_suffixes
 
 logger = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import GrammarError
-from .settings import GRAMMARS_DIR
+from notillm_local import resources
+from notillm_local.errors import GrammarError
 
 # Characters a GBNF string literal must escape.
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -43,7 +43,9 @@ class GrammarSet:
     pending: str
 
     @classmethod
-    def load(cls, directory: Path = GRAMMARS_DIR) -> GrammarSet:
+    def load(cls, directory: Path | None = None) -> GrammarSet:
+        directory = directory or resources.path("grammars")
+
         def read(name: str) -> str:
             path = directory / f"{name}.gbnf"
             try:

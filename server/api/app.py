@@ -15,7 +15,13 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import (
+from notillm_local.contract.schemas import (
+    ErrorResponse,
+    HandleRequest,
+    HandleResponse,
+    HealthResponse,
+)
+from notillm_local.errors import (
     DeadlineExceeded,
     ModelNotReady,
     NotillmError,
@@ -23,9 +29,8 @@ from .errors import (
     Unauthorized,
     ValidationFailed,
 )
-from .schemas import ErrorResponse, HandleRequest, HandleResponse, HealthResponse
-from .service import Service, build_service
-from .settings import Settings
+from notillm_local.service import Service, build_service
+from notillm_local.settings import Settings
 
 logger = logging.getLogger(__name__)
 

