@@ -1,4 +1,4 @@
-"""Table-driven tests for notillm_local.timeparse (expected values computed by hand)."""
+"""Table-driven tests for notillm_local.stages.timeparse (expected values computed by hand)."""
 
 from __future__ import annotations
 
@@ -160,10 +160,100 @@ def test_result_types_are_frozen() -> None:
 
 
 def test_bench_time_reports_percentiles() -> None:
-    from notillm_local.timebench import bench_time
+    from notillm_local.eval.timebench import bench_time
 
     report = bench_time([(c["text"], datetime.fromisoformat(c["now"])) for c in CASES[:20]], 2)
     assert report["samples"] == 40
     assert 0 < report["p50_us"] <= report["p99_us"] <= report["max_us"]
     with pytest.raises(ValueError):
         bench_time([], 1)
+
+
+def test_unread_modifier_makes_the_time_unclear() -> None:
+    text = "다음 달 첫째 주 월요일까지 알림 꺼줘"
+    result = parse_time(text, NOW)
+    assert result.outcome is TimeOutcome.UNCLEAR
+    assert result.condition is None
+    assert [u.text for u in result.unread] == ["첫째 주"]
+    for span in (*result.spans, *result.unread):
+        assert text[span.start : span.end] == span.text
+    # The modifier is never dropped into a rule, and spans and unread words never overlap.
+    assert all(u.end <= s.start or u.start >= s.end for u in result.unread for s in result.spans)
+    assert result.to_json()["unread"] == [{"start": 5, "end": 9, "text": "첫째 주"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["격주 월요일 꺼줘", "다다음주 월요일까지", "말일까지 꺼줘", "설날까지 꺼줘", "1시간30 꺼줘"],
+)
+def test_unread_words_are_reported(text: str) -> None:
+    result = parse_time(text, NOW)
+    assert result.outcome is TimeOutcome.UNCLEAR
+    assert result.unread
+
+
+def test_ok_results_have_nothing_unread() -> None:
+    for case in CASES:
+        result = parse_time(case["text"], datetime.fromisoformat(case["now"]))
+        if result.outcome is TimeOutcome.OK:
+            assert result.unread == (), case["text"]
+
+
+def test_reasons_are_short_and_carry_no_user_text() -> None:
+    reasons = set()
+    for case in CASES:
+        result = parse_time(case["text"], datetime.fromisoformat(case["now"]))
+        if result.reason is not None:
+            reasons.add(result.reason)
+            assert len(result.reason) <= 60
+            for span in (*result.spans, *result.unread):
+                assert span.text not in result.reason
+    assert len(reasons) < 45  # a fixed vocabulary of reasons, not text built from the prompt
+
+
+def test_result_without_unread_defaults_to_empty() -> None:
+    result = TimeResult(TimeOutcome.NO_TIME, None, None, (), "no time expression")
+    assert result.unread == ()
+    assert result.to_json()["unread"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "spans"),
+    [
+        ("until 6pm 슬랙 꺼줘", ["until 6pm"]),
+        ("카톡 2h만 off", ["2h만"]),
+        ("tomorrow 9am까지 알림 off", ["tomorrow 9am까지"]),
+        ("every day 10pm to 6am 모든 알림 silent", ["every day 10pm to 6am"]),
+        ("인스타알림세시간꺼줘", ["세시간"]),
+        ("약 2시간 카톡 꺼줘", ["약 2시간"]),
+        ("30분 안 보이게 해줘", ["30분"]),
+    ],
+)
+def test_spans_cover_what_was_read(text: str, spans: list[str]) -> None:
+    assert [s.text for s in parse_time(text, NOW).spans] == spans
+
+
+def test_english_words_come_from_the_lexicon_file() -> None:
+    from importlib import resources
+
+    raw = resources.files("notillm_local.lexicon").joinpath("time_en.json").read_text("utf-8")
+    lexicon = json.loads(raw)
+    seconds = {"시간": 3600, "분": 60, "초": 1, "일": 86400, "주": 7 * 86400}
+    for korean, words in lexicon["units"].items():
+        for word in words:
+            for spelled in (f"2 {word}", f"2{word.upper()}"):
+                result = parse_time(f"{spelled} 꺼줘", NOW)
+                assert result.outcome is TimeOutcome.OK, spelled
+                assert result.condition is not None
+                if korean in seconds:
+                    length = result.condition.expires - result.condition.delivery
+                    assert length == timedelta(seconds=2 * seconds[korean]), spelled
+    for words in lexicon["meridiem"].values():
+        for word in words:
+            assert parse_time(f"9{word}까지", NOW).outcome is TimeOutcome.OK, word
+
+
+def test_weekday_of_a_date_must_match() -> None:
+    now = datetime(2013, 2, 12, 4, 30, tzinfo=timezone(timedelta(hours=-2)))
+    assert parse_time("2월 18일 월요일까지", now).outcome is TimeOutcome.OK
+    assert parse_time("2월 18일 화요일까지", now).outcome is TimeOutcome.CONFLICT

@@ -9,17 +9,24 @@ Follows the "Time axes" section of CONTRACT.md. The parser works in three passes
 3. interpret: the roles decide the axis, and the resolver turns clock readings into instants
    using only ``now`` and its fixed UTC offset (never the process time zone).
 
+Words beside a time that look like part of it but are not read ("첫째 주", "격주", "말일") are
+reported as ``unread`` and make the outcome ``unclear``: asking beats a rule with the modifier
+dropped. English time words mixed into Korean come from the data file lexicon/time_en.json.
+
 Decisions the contract leaves open are documented in docs/time.md.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+import string
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from enum import Enum, StrEnum
+from importlib import resources
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -42,6 +49,9 @@ class TimeOutcome(StrEnum):
     NO_TIME = "no_time"
     CONFLICT = "conflict"
     INVALID_TIME = "invalid_time"
+    # Time words were found that the parser cannot read exactly ("다음 달 첫째 주", "격주",
+    # "설날까지", "다음 월요일" said early in the week): the service asks instead of guessing.
+    UNCLEAR = "unclear"
 
 
 class TimeAxis(StrEnum):
@@ -87,11 +97,19 @@ class TimeCondition:
 
 @dataclass(frozen=True)
 class TimeResult:
+    """What ``parse_time`` read.
+
+    ``spans`` cover every character the parser consumed (markers and English words included), so
+    text outside them is not time. ``unread`` lists words inside or beside a time expression that
+    look like part of it but were not read; when it is not empty the outcome is never OK.
+    """
+
     outcome: TimeOutcome
     condition: TimeCondition | None
     axis: TimeAxis | None
     spans: tuple[TimeSpan, ...]
     reason: str | None
+    unread: tuple[TimeSpan, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,6 +117,7 @@ class TimeResult:
             "axis": self.axis.value if self.axis is not None else None,
             "condition": self.condition.to_contract() if self.condition is not None else None,
             "spans": [s.to_json() for s in self.spans],
+            "unread": [s.to_json() for s in self.unread],
             "reason": self.reason,
         }
 
@@ -108,6 +127,37 @@ class TimeResult:
 _DAY = 86_400
 _MAX_SPAN = timedelta(days=366)
 _HANGUL = re.compile(r"[가-힣]")
+# English is matched on an ASCII-lower-cased copy: same length, so every offset stays valid.
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def _load_english() -> dict[str, Any]:
+    source = resources.files("notillm_local.lexicon").joinpath("time_en.json")
+    data: dict[str, Any] = json.loads(source.read_text(encoding="utf-8"))
+    return data
+
+
+_EN = _load_english()
+
+
+def _en_alt(words: Iterable[str]) -> str:
+    """A whole-word alternation of English words (longest first; blanks may vary or vanish)."""
+    parts = sorted({w.lower() for w in words}, key=len, reverse=True)
+    body = "|".join(r"\s*".join(re.escape(p) for p in w.split()) for w in parts)
+    return rf"(?<![a-z])(?:{body})(?![a-z])"
+
+
+def _en_map(section: dict[str, list[str]]) -> dict[str, str]:
+    return {w.lower(): ko for ko, words in section.items() for w in words}
+
+
+_EN_UNIT = _en_map(_EN["units"])
+_EN_MERIDIEM = _en_map(_EN["meridiem"])
+_EN_MERIDIEM_SHORT = _en_map(_EN["meridiem_after_minutes"])
+_EN_NAMED = _en_map(_EN["named_times"])
+_EN_DAYS = _en_map(_EN["days"])
+_EN_DAYSETS = _en_map(_EN["day_sets"])
+_EN_PREFIX = _en_map(_EN["prefix_markers"])
 
 _NATIVE_UNITS = {
     "한": 1,
@@ -135,7 +185,14 @@ _SINO_MULTI_RE = (
 # 일/이/구 alone are words ("이 분" = this person, "구분" = a distinction).
 _SINO_ONE_RE = r"[삼사오육칠팔]"
 _NUM_RE = rf"(?:\d{{1,4}}(?:\.\d+)?|{_SINO_MULTI_RE}|{_NATIVE_RE}|{_SINO_ONE_RE})"
-_UNIT_RE = r"(?:시간|분|초|일(?!요일|욜)|주일|주(?![말중년])|달|개월|년)"
+# Korean units, minus the words they start that are no time ("2분기", "초등", "시간표",
+# "10달러"). Kept short: in text typed without spaces an app name may follow a length
+# ("3시간당근", "30분배민"), so only syllables no app name here starts with are excluded.
+_UNIT_KO_RE = (
+    r"(?:시간(?!표)|분(?![기석류들께])|초(?![등대코록])|일(?!요일|욜|기|등|상|출|찍|정(?!도))"
+    r"|주일|주(?![말중년식소차문민제])|달(?![러력성콤걀])|개월|년(?![생대도차]))"
+)
+_UNIT_RE = rf"(?:{_UNIT_KO_RE}|{_en_alt(_EN_UNIT)})"
 _DUR_SPECIAL = {
     "하루": 1,
     "이틀": 2,
@@ -152,59 +209,132 @@ _DUR_SPECIAL = {
 # A day part only counts when a boundary, a particle or an hour follows ("낮춰줘" is no time).
 _DP_FOLLOW = r"(?=$|[^가-힣]|에|엔|부터|까지|동안|마다|내내|중|열|한|두|세|네|다|여|일|아)"
 _WD = "[월화수목금토일]"
+_WDN = rf"{_WD}(?:요일|욜)"
+# A weekday list starts a word, or is glued to 매주/매일/주말 in text typed without spaces.
+_WD_LEFT = r"(?=[월화수목금토일])(?:(?<![가-힣])|(?<=매주)|(?<=매일)|(?<=마다))"
 _WD_FOLLOW = (
     r"(?=$|[^가-힣]|에|엔|마다|만|은|는|부터|까지|동안|내내|밤|아침|저녁|오전|오후|새벽"
     r"|낮|점심)"
 )
+# A week, month or day word standing alone must end a word or take a particle.
+_PERIOD_FOLLOW = r"(?=$|[^가-힣]|까지|부터|에|엔|내내|동안|중|만|는|은|의)"
 _HOUR_RE = rf"(?:\d{{1,2}}|{_NATIVE_RE})"
 _MIN_RE = rf"(?:\d{{1,2}}|{_SINO_MULTI_RE}|{_SINO_ONE_RE})"
 # Only a marker, a particle or a boundary may follow 시 ("한시적으로", "시작" are no times).
 _CLOCK_FOLLOW = r"(?=$|[^가-힣]|[까부에반정쯤경께전이지후만사넘])"
-
-_MASTER = re.compile(
-    "|".join(
-        [
-            r"(?P<now>지금\s*부터|지금으로\s*부터|이제\s*부터|앞으로|지금)",
-            r"(?P<wholeday>하루\s*종일|온\s*종일|종일|하루\s*내내)",
-            r"(?P<daily>매일\s*매일|매일같이|매일|날마다)",
-            r"(?P<weekly>매주|주마다)",
-            r"(?P<dayset>평일|주중|주말)",
-            rf"(?P<wdrange>(?<![가-힣]){_WD}(?:요일|욜)?\s*(?:~|-|부터|에서)\s*{_WD}(?:요일|욜)?"
-            rf"(?:\s*까지|\s*사이)?)",
-            rf"(?P<wdlist>(?<![가-힣]){_WD}(?:요일|욜)?(?:\s*(?:[,·/、]|와|과|랑|이랑|하고|및)\s*"
-            rf"{_WD}(?:요일|욜)?)+{_WD_FOLLOW})",
-            rf"(?P<wdspaced>(?<![가-힣]){_WD}(?:\s+{_WD}){{2,6}}{_WD_FOLLOW})",
-            rf"(?P<wdcompact>(?<![가-힣]){_WD}{{2,7}}(?:요일|욜)?{_WD_FOLLOW})",
-            rf"(?P<wdone>{_WD}(?:요일|욜))",
-            r"(?P<date>(?<!\d)(?P<mon>\d{1,2})\s*월\s*(?P<mday>\d{1,2})\s*일(?!\s*(?:간|동안)))",
-            r"(?P<dayword>내일\s*모레|모레|오늘|금일|당일|내일|글피|다음\s*날|이튿날"
-            r"|낼(?=\s*(?:아침|오전|오후|저녁|밤|새벽|점심|낮|\d|까지|부터|하루)))",
-            r"(?P<hhmm>(?<![\d:])(?P<hh>[01]?\d|2[0-4])\s*:\s*(?P<mm>[0-5]\d)(?!\d))",
-            rf"(?P<hrange>(?<![\d.:])(?P<ra>{_HOUR_RE})\s*[~\-]\s*(?P<rb>{_HOUR_RE})\s*시(?!간)"
-            rf"{_CLOCK_FOLLOW})",
-            rf"(?P<clock>(?<![\d.:])(?P<ch>{_HOUR_RE})\s*시(?!간)(?:\s*(?P<cm>{_MIN_RE})\s*분|\s*(?P<chalf>반))?"
-            rf"{_CLOCK_FOLLOW})",
-            r"(?P<named>정오|자정)",
-            r"(?P<durspecial>일주일|하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)",
-            rf"(?P<dur>(?<![\d.:])(?P<dn>{_NUM_RE})\s*(?P<du>{_UNIT_RE}))",
-            rf"(?P<daypart>(?:오전|오후|아침|점심|저녁|새벽|낮|밤){_DP_FOLLOW})",
-        ]
-    )
+_ORD_RE = r"(?:첫\s*째|둘\s*째|셋\s*째|넷\s*째|다섯\s*째|(?:첫|두|세|네|다섯)\s*번\s*째|마지막)"
+_ORDINAL = {"첫째": 1, "둘째": 2, "셋째": 3, "넷째": 4, "다섯째": 5, "마지막": -1}
+_ORDINAL.update({"첫번째": 1, "두번째": 2, "세번째": 3, "네번째": 4, "다섯번째": 5})
+_YEAR_RE = r"(?:19|20)\d{2}"
+_PAST_SPECIAL = (
+    r"(?:지난|저번)\s*(?:일주일|하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름|한\s*(?:주|달))"
 )
+# Words that name a moment before now. Said as the rule's time they make it invalid.
+_PAST_RE = (
+    rf"(?:지난|저번)\s*주\s*말|(?:지난|저번)\s*(?:주|달|해)(?:\s*{_WDN})?{_PERIOD_FOLLOW}"
+    rf"|(?:지난|저번)\s*(?:주|달|해)\s*{_WDN}|(?:지난|저번)\s*{_WDN}"
+    rf"|(?:지난|저번)\s*(?:{_NUM_RE}|[일이구])\s*{_UNIT_RE}"
+    rf"|{_PAST_SPECIAL}"
+    r"|지금\s*까지|어젯\s*밤|어제|엊그제|엊그저께|그저께|그제(?!서야)|그끄저께|방금|재작년|작년"
+    r"|지난\s*해|아까(?=$|[^가-힣]|부터|까지|에)"
+    rf"|(?:지난|저번)\s*번{_PERIOD_FOLLOW}|전주(?=\s*(?:까지|부터|{_WDN}))"
+)
+
+_PAST_LENGTH = re.compile(
+    rf"(?:지난|저번)\s*(?:{_NUM_RE}|[일이구])\s*{_UNIT_RE}(?:\s*반)?|{_PAST_SPECIAL}"
+)
+
+
+def _build_master(english: bool) -> re.Pattern[str]:
+    """The one scan pattern; without English words when the text has no Latin letters (faster)."""
+
+    def en(words: Iterable[str]) -> str:
+        return _en_alt(words) if english else "(?!)"
+
+    unit = _UNIT_RE if english else _UNIT_KO_RE
+    return re.compile(
+        "|".join(
+            [
+                rf"(?P<past>{_PAST_RE})",
+                rf"(?P<now>지금\s*부터|지금으로\s*부터|이제\s*부터|앞으로|지금|{en(_EN['now'])})",
+                r"(?P<wholeday>하루\s*종일|온\s*종일|종일|하루\s*내내)",
+                rf"(?P<daily>매일\s*매일|매일같이|매일|날마다|{en(_EN['daily'])})",
+                rf"(?P<weekly>매주|주마다|{en(_EN['weekly'])})",
+                r"(?P<weekend>(?<!다)(?:이번|금)\s*주\s*(?:주\s*)?말)",
+                rf"(?P<dayset>평일|주중|주말|{en(_EN_DAYSETS)})",
+                rf"(?P<weekref>(?<!다)(?:(?P<wk_w>이번|다음|오는)\s*주|(?P<wk_g>금주))"
+                rf"(?:\s*(?P<wk_wd>{_WD})(?:요일|욜)|{_PERIOD_FOLLOW}))",
+                rf"(?P<nextwd>(?<!다)(?P<nw_w>다음|오는)\s*(?P<nw_wd>{_WD})(?:요일|욜))",
+                rf"(?P<ordwd>(?<!\d)(?:(?:(?P<ow_y>{_YEAR_RE})\s*년\s*)?(?P<ow_m>\d{{1,2}})\s*월"
+                rf"|(?<!다)(?P<ow_rel>이번|다음)\s*달)\s*(?P<ow_n>{_ORD_RE})\s*(?P<ow_wd>{_WD})(?:요일|욜))",
+                rf"(?P<monthref>(?<!다)(?:(?P<mr_w>이번|다음)\s*달|(?P<mr_t>이달|내달|담달))"
+                r"(?:\s*(?P<mr_d>\d{1,2})\s*일(?!\s*(?:간|동안))"
+                rf"|{_PERIOD_FOLLOW}))",
+                rf"(?P<wdrange>{_WD_LEFT}{_WD}(?:요일|욜)?\s*(?:~|-|부터|에서)\s*{_WD}(?:요일|욜)?"
+                rf"(?:\s*까지|\s*사이)?)",
+                rf"(?P<wdlist>{_WD_LEFT}{_WD}(?:요일|욜)?(?:\s*(?:[,·/、]|와|과|랑|이랑|하고|및)\s*"
+                rf"{_WD}(?:요일|욜)?)+{_WD_FOLLOW})",
+                rf"(?P<wdspaced>{_WD_LEFT}{_WD}(?:\s+{_WD}){{2,6}}{_WD_FOLLOW})",
+                rf"(?P<wdcompact>{_WD_LEFT}{_WD}{{2,7}}(?:요일|욜)?{_WD_FOLLOW})",
+                rf"(?P<wdone>{_WDN})",
+                rf"(?P<ymd>(?<![\d/.:-])(?P<ymd_y>{_YEAR_RE})(?P<ymd_s>[/.-])(?P<ymd_m>\d{{1,2}})"
+                r"(?P=ymd_s)(?P<ymd_d>\d{1,2})(?![\d/.-]))",
+                rf"(?P<date>(?<!\d)(?:(?P<dt_y>{_YEAR_RE})\s*년\s*)?(?P<mon>\d{{1,2}})\s*월"
+                r"\s*(?P<mday>\d{1,2})\s*일(?!\s*(?:간|동안)))",
+                r"(?P<md>(?<![\d/.:-])(?P<md_m>\d{1,2})/(?P<md_d>\d{1,2})(?![\d/]))",
+                rf"(?P<monthname>(?:(?<!다)(?P<mn_nx>다음|오는)\s*)?(?<!\d)(?:(?P<mn_y>{_YEAR_RE})\s*년\s*)?"
+                rf"(?P<mn_m>\d{{1,2}})\s*월(?!\s*\d{{1,2}}\s*일){_PERIOD_FOLLOW})",
+                r"(?P<dayword>내일\s*모레|모레|오늘|금일|당일|내일|글피|다음\s*날|이튿날"
+                r"|낼(?=\s*(?:아침|오전|오후|저녁|밤|새벽|점심|낮|\d|까지|부터|하루))"
+                rf"|{en(_EN_DAYS)})",
+                rf"(?P<tonight>{en(w for ws in _EN['day_with_part'].values() for w in ws)})",
+                rf"(?P<ampm>(?<![\d.:])(?P<ap_h>\d{{1,2}})(?:\s*:\s*(?P<ap_m>[0-5]\d))?\s*"
+                rf"(?P<ap>{en(_EN_MERIDIEM)})"
+                rf"|(?<![\d.:])(?P<ap_h2>\d{{1,2}}):(?P<ap_m2>[0-5]\d)"
+                rf"(?P<ap2>{en(_EN_MERIDIEM_SHORT)}))",
+                r"(?P<hhmm>(?<![\d:])(?P<hh>[01]?\d|2[0-4])\s*:\s*(?P<mm>[0-5]\d)"
+                r"(?:\s*:\s*(?P<ss>[0-5]\d))?(?!\d))",
+                rf"(?P<hrange>(?<![\d.:])(?P<ra>{_HOUR_RE})\s*[~\-]\s*(?P<rb>{_HOUR_RE})\s*시(?!간)"
+                rf"{_CLOCK_FOLLOW})",
+                rf"(?P<clock>(?<![\d.:])(?P<ch>{_HOUR_RE})\s*시(?!간)(?:\s*(?P<cm>{_MIN_RE})\s*분"
+                rf"(?:\s*(?P<cs>{_MIN_RE})\s*초)?(?P<cbefore>\s*전(?!\s*에서))?|\s*(?P<chalf>반))?"
+                rf"{_CLOCK_FOLLOW})",
+                rf"(?P<named>정오|자정|{en(_EN_NAMED)})",
+                rf"(?P<nextlen>(?<!다)다음\s*(?P<nl_n>{_NUM_RE}|[일이구])\s*(?P<nl_u>{unit}))",
+                r"(?P<durspecial>일주일|하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)",
+                rf"(?P<dur>(?<![\d.:])(?P<dn>{_NUM_RE})\s*(?P<du>{unit}))",
+                r"(?P<dursmall>(?<![가-힣\d])(?P<ds_n>[일이구])\s*(?P<ds_u>분|초)"
+                r"(?=\s*(?:안|내|동안|간|뒤|후|만에)))",
+                rf"(?P<daypart>(?:오전|오후|아침|점심|저녁|새벽|낮|밤){_DP_FOLLOW})",
+            ]
+        )
+    )
+
+
+_MASTER_KO = _build_master(english=False)
+_MASTER_EN = _build_master(english=True)
+_LATIN = re.compile(r"[a-z]")
 
 _DUR_NEXT = re.compile(
     rf"\s*(?:(?P<dn>{_NUM_RE})\s*(?P<du>{_UNIT_RE})|(?P<half>반)"
-    r"(?=$|[^가-힣]|동안|만|정도|쯤|까지|뒤|후|간|있다|지나|이따|부터|에))"
+    # Glued text puts anything after 반 ("1시간반받지마"); only words that start with 반 stop it.
+    r"(?!대|복|말|찬|응|드시|갑|값|짝|려|도|지|영|환|품|납|장|사|성|발|박|면|칙|년|나절))"
 )
 _FILLER = re.compile(
     r"\s*(?:정각|정도|가량|쯤)|(?:경|께)(?=$|[^가-힣]|까|부|에|동|만)|여(?=$|[^가-힣]|동|간)"
 )
 _MARKER = re.compile(
-    r"\s*(?P<mk>까지만|까지|전까지|이전까지|전에|이전|에서\s*부터|부터|에서|이후로|이후부터|이후"
-    r"|넘어서|지나서|지나고|지난\s*후|뒤부터|뒤에|뒤|후부터|후에|후|있다가|있다|이따가|동안|내내"
-    r"|간|만|사이에|사이|마다|에는|에|~|-|–|〜)"
+    r"\s*(?P<mk>까지만|까지|전까지|이전까지|전부터|전에|이전에|이전|에서\s*부터|부터|에서|이후로|이후부터"
+    r"|이후|넘어서|지나서|지나고|지난\s*후|뒤부터|뒤에|뒤|후부터|후에|후|있다가|있다|이따가|동안"
+    r"|내내|간|만|사이에|사이|마다|에는|안에|이내에|이내|내에|내(?![가-힣])"
+    r"|안(?!\s*[보울오받뜨들나와가켜꺼되하])|전(?![가-힣])|에|~|-|–|〜)"
 )
 _AFTER_DELAY = re.compile(r"\s*(?P<mk>까지|부터|동안)")
+# A length marker right after a number word makes an unusual pairing unambiguous ("서른 분
+# 동안", "삼 주 동안" are lengths; "두 분" alone are two people).
+_LEN_FOLLOW = re.compile(r"\s*(?:동안|간|만에|만|뒤|후|안|내|이내|내내)")
+_EN_PREFIX_RE = re.compile(rf"(?P<pw>{_en_alt(_EN_PREFIX)})\s*$")
+_PREFIX_FILLER_RE = re.compile(rf"(?:(?<![가-힣])(?:약|대략)|{_en_alt(_EN['prefix_fillers'])})\s*$")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”|「[^」]*」|『[^』]*』|`[^`]*`")
 _LEFT_WORDS = (
     "오전",
@@ -229,7 +359,24 @@ _LEFT_WORDS = (
     "에서",
 )
 
-_END_MARKS = {"까지만", "까지", "전까지", "이전까지", "전에", "이전", "사이에", "사이"}
+_END_MARKS = {
+    "까지만",
+    "까지",
+    "전까지",
+    "이전까지",
+    "전에",
+    "이전에",
+    "이전",
+    "전",
+    "사이에",
+    "사이",
+    "안에",
+    "안",
+    "내에",
+    "내",
+    "이내",
+    "이내에",
+}
 _START_MARKS = {
     "에서부터",
     "부터",
@@ -264,6 +411,11 @@ _DELAY_MARKS = {
     "지난후",
 }
 _LEN_MARKS = {"동안", "내내", "간", "만", "까지만", "까지"}
+# "7일 전", "3주 전에": a length before now names the past.
+_PAST_MARKS = {"전", "전에", "이전", "이전에", "전까지", "이전까지", "전부터"}
+_PAST_WORD_MARKS = _END_MARKS | _START_MARKS | {"동안", "내내", "에", "엔", "에는"}
+# "15일에", "15일까지", "3일부터" name a day of the month; "15일 동안" / "15일간" are lengths.
+_MDAY_MARKS = {"까지", "까지만", "에", "엔", "에는", "부터", "에서부터"}
 
 _DP_HOURS: dict[str, frozenset[int]] = {
     "오전": frozenset(range(0, 12)),
@@ -277,6 +429,38 @@ _DP_HOURS: dict[str, frozenset[int]] = {
 }
 _DP_MORNING = frozenset({"오전", "새벽", "아침"})
 
+# Words that look like part of a time but are not read. Strong ones are time words on their
+# own (flagged beside a time or before a time marker); weak ones only when right beside a time.
+_HOLIDAYS = (
+    "크리스마스\\s*이브|크리스마스|성탄절|설\\s*연휴|설날|구정|신정|추석|삼일절|어린이날|어버이날"
+    "|현충일|제헌절|광복절|개천절|한글날|석가탄신일|부처님\\s*오신\\s*날|명절|연휴|새해|연말연시"
+)
+_UNREAD_STRONG = re.compile(
+    rf"격주|다다음\s*(?:주|달)?|말일|월말|월초|연말|연초|초순|중순|하순|주초|매달|매월|매년"
+    rf"|반나절|한나절|분기"
+    rf"|(?<![가-힣\d])시간\s*반|(?<![가-힣\d])시반|{_HOLIDAYS}|{_en_alt(_EN['time_zones'])}"
+)
+_WEAK_WORDS = (
+    rf"(?:{_ORD_RE}(?:\s*주|\s*날)?|이번|다음|여름|겨울|봄|가을"
+    rf"|{_en_alt(_EN['unread_modifiers'])}|{_en_alt(_EN['time_zones'])})"
+)
+_WEAK_BEFORE = re.compile(rf"({_WEAK_WORDS})\s*$")
+_WEAK_AFTER = re.compile(rf"\s*({_WEAK_WORDS})")
+# "몇 시간 동안" (a few hours) is vague; "몇 시야?" alone is a question, not a time.
+_UNREAD_VAGUE = re.compile(
+    r"몇\s*(?:시간|분|초|일|주|달|개월|년)(?=\s*(?:동안|간|만|뒤|후|안|내|이내|까지|전|이후|쯤|정도))"
+)
+# Glued to a time with no blank: a number with no unit ("1시간30", "오후3까지").
+_GLUED_AFTER = re.compile(rf"\d+(?:\.\d+)?|{_SINO_MULTI_RE}")
+_GLUED_BEFORE = re.compile(r"\d+(?:\.\d+)?$")
+# A number with a unit the parser does not know, before a time marker ("30m 동안").
+_UNREAD_UNIT = re.compile(
+    r"(?<![a-z\d])\d+(?:\.\d+)?\s?[a-z]+(?=\s*(?:까지|부터|동안|간|뒤|후|안에|내에|이내))"
+)
+_TIME_MARK_AFTER = re.compile(
+    r"\s*(?:까지|부터|동안|마다|내내|이후)|(?:에는|에도|에|로|전|후|간|안|내)(?![가-힣])"
+)
+
 
 # --------------------------------------------------------------------------- internal types
 
@@ -288,6 +472,7 @@ class _Role(Enum):
     LEN = "len"
     DELAY = "delay"
     EVERY = "every"
+    PAST = "past"
 
 
 @dataclass(frozen=True)
@@ -305,21 +490,114 @@ class _Length:
 
 @dataclass(frozen=True)
 class _DayRef:
+    """A day, or a period of days (a week, a weekend, a month), named in the sentence."""
+
     offset: int | None = None  # 오늘=0, 내일=1 ...
     weekday: int | None = None  # ISO 1..7
     month_day: tuple[int, int] | None = None
+    year: int | None = None  # with month_day or month: that year only
+    week: int | None = None  # ISO week from this one: 0 이번주, 1 다음주 (alone: the whole week)
+    weekend: bool = False  # with week: that week's Saturday and Sunday
+    after_today: bool = False  # with weekday: 다음/오는 X요일, strictly after today
+    next_week_only: bool = False  # 다음 X요일: must fall in the next ISO week, else unclear
+    month_rel: int | None = None  # 0 이번 달, 1 다음 달 (alone: the whole month)
+    month: int | None = None  # a named month, 3월 (alone: the whole month)
+    month_after: bool = False  # 다음 3월: the first one that starts after today
+    mday: int | None = None  # a day of the month: alone ("15일에") or with month_rel
+    nth: int | None = None  # with weekday and a month: 1..5, or -1 for the last
+    check_weekday: int | None = None  # "2월 18일 월요일": the date must fall on that weekday
+
+    @property
+    def multi_day(self) -> bool:
+        """A week, weekend or month rather than one day."""
+        if self.week is not None:
+            return self.weekday is None
+        month = self.month_rel is not None or self.month is not None
+        return month and self.mday is None and self.nth is None
+
+    def end_of(self, base: date) -> date:
+        """The day after the period that starts on ``base``."""
+        if self.week is not None and self.weekday is None:
+            return base + timedelta(days=2 if self.weekend else 7)
+        if self.multi_day:
+            return _add_months_date(base, 1)
+        return base + timedelta(days=1)
 
     def dates(self, today: date) -> list[date]:
+        found = self._dates(today)
+        if self.check_weekday is not None and any(
+            d.isoweekday() != self.check_weekday for d in found
+        ):
+            raise _Fail(TimeOutcome.CONFLICT, "the weekday does not match the date")
+        return found
+
+    def _dates(self, today: date) -> list[date]:
         if self.offset is not None:
             return [today + timedelta(days=self.offset)]
+        if self.week is not None:
+            monday = today - timedelta(days=today.weekday()) + timedelta(weeks=self.week)
+            if self.weekend:
+                return [monday + timedelta(days=5)]
+            return [monday + timedelta(days=(self.weekday or 1) - 1)]
+        if self.month_rel is not None or self.month is not None:
+            return self._month_dates(today)
+        if self.mday is not None:
+            return [_next_month_day(today, self.mday)]
         if self.weekday is not None:
+            return self._weekday_dates(today)
+        assert self.month_day is not None
+        if self.year is not None:
+            return [_calendar_date(self.year, *self.month_day)]
+        return _month_day_dates(today, *self.month_day)
+
+    def _weekday_dates(self, today: date) -> list[date]:
+        assert self.weekday is not None
+        if not self.after_today:
             return [
                 today + timedelta(days=k)
                 for k in range(-1, 14)
                 if (today + timedelta(days=k)).isoweekday() == self.weekday
             ]
-        assert self.month_day is not None
-        return _month_day_dates(today, *self.month_day)
+        ahead = (self.weekday - today.isoweekday()) % 7 or 7
+        day = today + timedelta(days=ahead)
+        if self.next_week_only and day.isocalendar()[:2] == today.isocalendar()[:2]:
+            # "다음 금요일" said on a Monday: this Friday or next week's? Ask.
+            raise _Fail(TimeOutcome.UNCLEAR, "'next weekday' may be this week or the next")
+        return [day]
+
+    def _month_dates(self, today: date) -> list[date]:
+        """Start of the named month, or the day in it (a day of the month, an nth weekday)."""
+        this_month = today.replace(day=1)
+        if self.month_rel is not None:
+            firsts = [_add_months_date(this_month, self.month_rel)]
+        else:
+            assert self.month is not None
+            years = [self.year] if self.year is not None else [today.year, today.year + 1]
+            firsts = [date(y, self.month, 1) for y in years]
+            if self.year is None:
+                # The coming such month: this year's unless it is over (or, for 다음 3월, begun).
+                firsts = [
+                    f
+                    for f in firsts
+                    if (f > today if self.month_after else _add_months_date(f, 1) > today)
+                ]
+        out: list[date] = []
+        for first in firsts:
+            if self.mday is not None:
+                out.append(_calendar_date(first.year, first.month, self.mday))
+            elif self.nth is not None:
+                assert self.weekday is not None
+                day = _nth_weekday(first, self.weekday, self.nth)
+                if day is None:
+                    raise _Fail(TimeOutcome.INVALID_TIME, "that month has no such weekday")
+                if self.year is None and self.month_rel is None and day < today:
+                    continue  # this year's is over: next year's
+                out.append(day)
+            else:
+                out.append(first)
+        if not out:
+            raise _Fail(TimeOutcome.INVALID_TIME, "that day is already over")
+        return out[:1]
 
 
 @dataclass
@@ -329,6 +607,7 @@ class _Clock:
     daypart: str | None = None
     named: str | None = None  # 정오 / 자정
     day: _DayRef | None = None
+    second: int = 0
 
     @property
     def ambiguous(self) -> bool:
@@ -388,6 +667,10 @@ class _Token:
     daypart: str | None = None
     word: str = ""
     used: bool = False
+    mark: str = ""  # the marker consumed after the token ("까지", "부터", "" ...)
+    prefix: str = ""  # the Korean meaning of an English marker before it ("until" -> "까지")
+    mday: int | None = None  # a length "N일" that may name a day of the month instead
+    ranged: bool = False  # the end of "3~5시", which shares the start's day part
 
 
 @dataclass
@@ -473,6 +756,23 @@ def _unit_accepts(unit: str, kind: str, text: str) -> bool:
     return unit in ("분", "초") or (multi and unit in ("시간", "일"))
 
 
+def _unit_accepts_marked(unit: str, kind: str) -> bool:
+    """Pairings that are lengths once a length marker or 다음/지난 goes with them: "서른 분
+    동안", "삼 주 동안", "다음 삼분"."""
+    if kind == "native":
+        return unit in ("분", "초")
+    return kind == "sino" and unit in ("시간", "일", "주", "달", "개월")
+
+
+def _glue_safe(unit: str, kind: str, text: str) -> bool:
+    """Whether the number may be glued to the word before it ("알림세시간꺼줘")."""
+    if unit in ("시간", "개월", "주일"):
+        return True
+    if unit in ("분", "초"):
+        return kind == "digit" or len(text.replace(" ", "")) > 1
+    return kind == "native" and unit in ("달", "주")
+
+
 def _length_of(value: float, unit: str) -> _Length:
     if unit in _UNIT_MONTHS:
         return _Length(months=int(value) * _UNIT_MONTHS[unit])
@@ -492,9 +792,15 @@ def _plus(a: _Length, b: _Length) -> _Length:
 # --------------------------------------------------------------------------- lexing
 
 
-def _left_ok(text: str, pos: int, number: str) -> bool:
-    """A Korean number word must start a word, or follow a day part / day word."""
+def _left_ok(text: str, pos: int, number: str, glued_ok: bool = False) -> bool:
+    """A Korean number word must start a word, or follow a day part / day word.
+
+    ``glued_ok``: the unit or the marker after it makes the reading safe even when the number is
+    glued to the word before ("알림세시간꺼줘", "카톡세시까지").
+    """
     if number[:1].isdigit() or pos == 0 or not _HANGUL.match(text[pos - 1]):
+        return True
+    if glued_ok:
         return True
     head = text[:pos]
     return head.endswith(_LEFT_WORDS)
@@ -505,15 +811,19 @@ def _mask_quotes(text: str) -> str:
     return _QUOTED.sub(lambda m: "\x00" * len(m.group(0)), text)
 
 
-def _lex(text: str) -> list[_Token]:
-    scan = _mask_quotes(text)
+def _scan_text(text: str) -> str:
+    return _mask_quotes(text).translate(_ASCII_LOWER)
+
+
+def _lex(scan: str) -> list[_Token]:
     tokens: list[_Token] = []
+    master = _MASTER_EN if _LATIN.search(scan) else _MASTER_KO
     pos = 0
     while pos < len(scan):
-        m = _MASTER.search(scan, pos)
+        m = master.search(scan, pos)
         if m is None:
             break
-        made = _make_tokens(scan, m)
+        made = _make_tokens(scan, m, tokens[-1].end if tokens else 0)
         if not made:
             pos = m.start() + 1
             continue
@@ -523,7 +833,7 @@ def _lex(text: str) -> list[_Token]:
     return tokens
 
 
-def _make_tokens(text: str, m: re.Match[str]) -> list[_Token]:
+def _make_tokens(text: str, m: re.Match[str], floor: int) -> list[_Token]:
     kind = m.lastgroup
     if kind is None:
         return []
@@ -531,9 +841,29 @@ def _make_tokens(text: str, m: re.Match[str]) -> list[_Token]:
     if builder is None:
         return []
     made = builder(text, m)
-    if made and made[-1].kind != "now":
-        _attach_marker(text, made[-1])
+    if made:
+        _attach_prefix(text, made, floor)
+        if made[-1].kind != "now":
+            _attach_marker(text, made[-1])
     return made
+
+
+def _attach_prefix(text: str, made: list[_Token], floor: int) -> None:
+    """Consume what goes before a token: "약"/"about", and an English marker ("until 6pm")."""
+    first = made[0]
+    if first.start <= floor or (
+        "가" <= text[first.start - 1] <= "힣" and text[first.start - 1] not in "약략"
+    ):
+        return  # only a blank, a Latin letter or 약/대략 can end a prefix
+    head = text[max(floor, first.start - 24) : first.start]
+    filler = _PREFIX_FILLER_RE.search(head)
+    if filler:
+        first.start -= len(filler.group(0))
+        head = head[: len(head) - len(filler.group(0))]
+    marker = _EN_PREFIX_RE.search(head)
+    if marker:
+        first.start -= len(marker.group(0))
+        made[-1].prefix = _EN_PREFIX[" ".join(marker.group("pw").split())]
 
 
 def _tok_now(text: str, m: re.Match[str]) -> list[_Token]:
@@ -550,10 +880,71 @@ def _tok_simple(kind: str) -> _Builder:
     return build
 
 
+def _tok_past(text: str, m: re.Match[str]) -> list[_Token]:
+    tok = _Token("past", m.start(), m.end(), word=m.group(0))
+    if _PAST_LENGTH.fullmatch(m.group(0)):
+        tok.role = _Role.PAST  # "지난 2주" is a past length, the rule's time whatever follows
+    return [tok]
+
+
 def _tok_dayset(text: str, m: re.Match[str]) -> list[_Token]:
-    word = m.group(0)
-    days = frozenset(range(6, 8)) if word == "주말" else frozenset(range(1, 6))
+    word = " ".join(m.group(0).split())
+    weekend = _EN_DAYSETS.get(word, word) == "주말"
+    days = frozenset(range(6, 8)) if weekend else frozenset(range(1, 6))
     return [_Token("days", m.start(), m.end(), days=days, word=word)]
+
+
+def _day_token(m: re.Match[str], ref: _DayRef) -> list[_Token]:
+    return [_Token("day", m.start(), m.end(), day=ref, word=m.group(0))]
+
+
+def _tok_weekend(text: str, m: re.Match[str]) -> list[_Token]:
+    return _day_token(m, _DayRef(week=0, weekend=True))
+
+
+def _tok_weekref(text: str, m: re.Match[str]) -> list[_Token]:
+    week = 1 if m.group("wk_w") in ("다음", "오는") else 0
+    wd = m.group("wk_wd")
+    return _day_token(m, _DayRef(week=week, weekday=_WEEKDAY[wd] if wd else None))
+
+
+def _tok_nextwd(text: str, m: re.Match[str]) -> list[_Token]:
+    # 오는 X요일 is the coming one; 다음 X요일 may also mean next week's (asked when it differs).
+    ref = _DayRef(
+        weekday=_WEEKDAY[m.group("nw_wd")],
+        after_today=True,
+        next_week_only=m.group("nw_w") == "다음",
+    )
+    return _day_token(m, ref)
+
+
+def _tok_ordwd(text: str, m: re.Match[str]) -> list[_Token]:
+    nth = _ORDINAL[re.sub(r"\s+", "", m.group("ow_n"))]
+    wd = _WEEKDAY[m.group("ow_wd")]
+    if m.group("ow_rel"):
+        ref = _DayRef(month_rel=0 if m.group("ow_rel") == "이번" else 1, nth=nth, weekday=wd)
+        return _day_token(m, ref)
+    month = int(m.group("ow_m"))
+    if not 1 <= month <= 12:
+        return []
+    year = int(m.group("ow_y")) if m.group("ow_y") else None
+    return _day_token(m, _DayRef(month=month, year=year, nth=nth, weekday=wd))
+
+
+def _tok_monthref(text: str, m: re.Match[str]) -> list[_Token]:
+    rel = 0 if m.group("mr_w") == "이번" or m.group("mr_t") == "이달" else 1
+    mday = int(m.group("mr_d")) if m.group("mr_d") else None
+    if mday is not None and not 1 <= mday <= 31:
+        return []
+    return _day_token(m, _DayRef(month_rel=rel, mday=mday))
+
+
+def _tok_monthname(text: str, m: re.Match[str]) -> list[_Token]:
+    month = int(m.group("mn_m"))
+    if not 1 <= month <= 12:
+        return []
+    year = int(m.group("mn_y")) if m.group("mn_y") else None
+    return _day_token(m, _DayRef(month=month, year=year, month_after=bool(m.group("mn_nx"))))
 
 
 def _tok_wdrange(text: str, m: re.Match[str]) -> list[_Token]:
@@ -586,11 +977,24 @@ def _tok_wdone(text: str, m: re.Match[str]) -> list[_Token]:
     return [_Token("weekday", m.start(), m.end(), day=_DayRef(weekday=wd), word=m.group(0))]
 
 
-def _tok_date(text: str, m: re.Match[str]) -> list[_Token]:
-    mon, mday = int(m.group("mon")), int(m.group("mday"))
-    if not (1 <= mon <= 12 and 1 <= mday <= 31):
+def _date_token(m: re.Match[str], year: str | None, month: str, mday: str) -> list[_Token]:
+    mon, day = int(month), int(mday)
+    if not (1 <= mon <= 12 and 1 <= day <= 31):
         return []
-    return [_Token("day", m.start(), m.end(), day=_DayRef(month_day=(mon, mday)), word=m.group(0))]
+    ref = _DayRef(month_day=(mon, day), year=int(year) if year else None)
+    return _day_token(m, ref)
+
+
+def _tok_date(text: str, m: re.Match[str]) -> list[_Token]:
+    return _date_token(m, m.group("dt_y"), m.group("mon"), m.group("mday"))
+
+
+def _tok_ymd(text: str, m: re.Match[str]) -> list[_Token]:
+    return _date_token(m, m.group("ymd_y"), m.group("ymd_m"), m.group("ymd_d"))
+
+
+def _tok_md(text: str, m: re.Match[str]) -> list[_Token]:
+    return _date_token(m, None, m.group("md_m"), m.group("md_d"))
 
 
 _DAYWORD_OFFSET = {
@@ -609,15 +1013,37 @@ _DAYWORD_OFFSET = {
 
 def _tok_dayword(text: str, m: re.Match[str]) -> list[_Token]:
     word = re.sub(r"\s+", "", m.group(0))
+    word = _EN_DAYS.get(word, word)
     ref = _DayRef(offset=_DAYWORD_OFFSET[word])
     return [_Token("day", m.start(), m.end(), day=ref, word=word)]
 
 
+def _tok_tonight(text: str, m: re.Match[str]) -> list[_Token]:
+    # "tonight" = 오늘 밤: a day word (empty span) and the day part that carries the span.
+    day = _Token("day", m.start(), m.start(), day=_DayRef(offset=0), word="오늘")
+    part = _Token("daypart", m.start(), m.end(), daypart="밤", word="밤")
+    return [day, part]
+
+
+def _tok_ampm(text: str, m: re.Match[str]) -> list[_Token]:
+    hour_text = m.group("ap_h") or m.group("ap_h2")
+    minute_text = m.group("ap_m") or m.group("ap_m2")
+    word = " ".join((m.group("ap") or m.group("ap2")).split())
+    daypart = _EN_MERIDIEM.get(word) or _EN_MERIDIEM_SHORT[word]
+    hour = int(hour_text)
+    if not 1 <= hour <= 12:
+        return []  # "0am", "15pm" are no clock readings
+    clock = _Clock(hour, int(minute_text or 0), daypart=daypart)
+    return [_Token("clock", m.start(), m.end(), clock=clock, word=m.group(0))]
+
+
 def _tok_hhmm(text: str, m: re.Match[str]) -> list[_Token]:
     hour, minute = int(m.group("hh")), int(m.group("mm"))
-    if hour == 24 and minute:
+    second = int(m.group("ss") or 0)
+    if hour == 24 and (minute or second):
         return []
-    return [_Token("clock", m.start(), m.end(), clock=_Clock(hour, minute), word=m.group(0))]
+    clock = _Clock(hour, minute, second=second)
+    return [_Token("clock", m.start(), m.end(), clock=clock, word=m.group(0))]
 
 
 def _hour_value(word: str) -> int | None:
@@ -626,6 +1052,9 @@ def _hour_value(word: str) -> int | None:
         return None
     value = int(parsed[0])
     return value if 0 <= value <= 24 else None
+
+
+_CLOCK_GLUE = re.compile(r"\s*(?:까지|부터|에|반|전|쯤|정각|~)")
 
 
 def _tok_hrange(text: str, m: re.Match[str]) -> list[_Token]:
@@ -637,28 +1066,48 @@ def _tok_hrange(text: str, m: re.Match[str]) -> list[_Token]:
         "clock", m.start(), mid, role=_Role.START, clock=_Clock(a, 0), word=text[m.start() : mid]
     )
     second = _Token("clock", mid, m.end(), clock=_Clock(b, 0), word=text[mid : m.end()])
+    second.ranged = True
     return [first, second]
+
+
+def _minute_value(word: str | None) -> int | None:
+    if not word:
+        return 0
+    parsed = _number(word)
+    if parsed is None or not 0 <= parsed[0] <= 59 or parsed[0] != int(parsed[0]):
+        return None
+    return int(parsed[0])
 
 
 def _tok_clock(text: str, m: re.Match[str]) -> list[_Token]:
     hour = _hour_value(m.group("ch"))
-    if hour is None or not _left_ok(text, m.start(), m.group("ch")):
+    glued_ok = _CLOCK_GLUE.match(text, m.end()) is not None
+    if not _left_ok(text, m.start(), m.group("ch"), glued_ok):
         return []
-    minute = 0
-    if m.group("chalf"):
-        minute = 30
-    elif m.group("cm"):
-        parsed = _number(m.group("cm"))
-        if parsed is None or not 0 <= parsed[0] <= 59:
+    minute = 30 if m.group("chalf") else _minute_value(m.group("cm"))
+    second = _minute_value(m.group("cs"))
+    if hour is None or minute is None or second is None or (hour == 24 and (minute or second)):
+        if m.group("ch").isdigit() and all(
+            (g or "0").isdigit() for g in (m.group("cm"), m.group("cs"))
+        ):
+            # "25시까지", "3시 75분": a clock time that does not exist is invalid, not absent.
+            return [_Token("bad", m.start(), m.end(), word=m.group(0))]
+        return []
+    if m.group("cbefore"):
+        # "3시 10분 전" is 2:50. Stay on the 12-hour dial when the hour was said that way.
+        if not minute or second:
             return []
-        minute = int(parsed[0])
-    if hour == 24 and minute:
-        return []
-    return [_Token("clock", m.start(), m.end(), clock=_Clock(hour, minute), word=m.group(0))]
+        total = hour * 60 - minute
+        hour, minute = divmod(total % (24 * 60), 60)
+        if hour == 0 and m.group("ch") not in ("0", "00"):
+            hour = 12
+    clock = _Clock(hour, minute, second=second)
+    return [_Token("clock", m.start(), m.end(), clock=clock, word=m.group(0))]
 
 
 def _tok_named(text: str, m: re.Match[str]) -> list[_Token]:
-    word = m.group(0)
+    word = " ".join(m.group(0).split())
+    word = _EN_NAMED.get(word, word)
     clock = _Clock(12 if word == "정오" else 0, 0, named=word)
     return [_Token("clock", m.start(), m.end(), clock=clock, word=word)]
 
@@ -672,15 +1121,52 @@ def _tok_durspecial(text: str, m: re.Match[str]) -> list[_Token]:
     return [tok]
 
 
-def _tok_dur(text: str, m: re.Match[str]) -> list[_Token]:
-    number, unit = m.group("dn"), m.group("du")
+def _unit_key(raw: str) -> str:
+    return _EN_UNIT.get(" ".join(raw.split()), raw)
+
+
+def _dur_token(
+    text: str, m: re.Match[str], number: str, raw_unit: str, prefixed: bool = False
+) -> list[_Token]:
+    unit = _unit_key(raw_unit)
+    english = unit != raw_unit
     parsed = _number(number)
-    if parsed is None or not _left_ok(text, m.start(), number):
+    if parsed is None or (english and parsed[1] != "digit"):
         return []
-    if not _unit_accepts(unit, parsed[1], number):
+    marked = _LEN_FOLLOW.match(text, m.end()) is not None
+    if not _unit_accepts(unit, parsed[1], number) and not (
+        (prefixed or marked) and _unit_accepts_marked(unit, parsed[1])
+    ):
+        return []
+    if not _left_ok(text, m.start(), number, prefixed or _glue_safe(unit, parsed[1], number)):
         return []
     tok = _Token("dur", m.start(), m.end(), length=_length_of(parsed[0], unit), word=m.group(0))
+    if unit == "일" and parsed[1] != "native" and parsed[0] == int(parsed[0]):
+        if 1 <= parsed[0] <= 31:
+            tok.mday = int(parsed[0])
     _extend_duration(text, tok, unit)
+    if tok.end != m.end():
+        tok.mday = None  # "2일 3시간" is a length only
+    return [tok]
+
+
+def _tok_dur(text: str, m: re.Match[str]) -> list[_Token]:
+    return _dur_token(text, m, m.group("dn"), m.group("du"))
+
+
+def _tok_nextlen(text: str, m: re.Match[str]) -> list[_Token]:
+    # "다음 3시간": a length from now (docs/time.md, decision next-n-units).
+    made = _dur_token(text, m, m.group("nl_n"), m.group("nl_u"), prefixed=True)
+    for tok in made:
+        tok.mday = None
+    return made
+
+
+def _tok_dursmall(text: str, m: re.Match[str]) -> list[_Token]:
+    # "일분 안에", "이분 동안": 일/이/구 only count as numbers before a length marker.
+    value = _SINO[m.group("ds_n")]
+    tok = _Token("dur", m.start(), m.end(), length=_length_of(value, m.group("ds_u")))
+    tok.word = m.group(0)
     return [tok]
 
 
@@ -696,11 +1182,12 @@ def _extend_duration(text: str, tok: _Token, unit: str) -> None:
             tok.end = m.end()
             return
         parsed = _number(m.group("dn"))
-        nxt = m.group("du")
+        nxt = _unit_key(m.group("du"))
         if (
             parsed is None
             or _UNIT_RANK[nxt] >= _UNIT_RANK[unit]
             or not _unit_accepts(nxt, parsed[1], m.group("dn"))
+            or (nxt != m.group("du") and parsed[1] != "digit")
         ):
             return
         tok.length = _plus(tok.length, _length_of(parsed[0], nxt))
@@ -713,24 +1200,37 @@ def _tok_daypart(text: str, m: re.Match[str]) -> list[_Token]:
 
 
 _BUILDERS: dict[str, _Builder] = {
+    "past": _tok_past,
     "now": _tok_now,
     "wholeday": _tok_simple("wholeday"),
     "daily": _tok_simple("daily"),
     "weekly": _tok_simple("weekly"),
+    "weekend": _tok_weekend,
     "dayset": _tok_dayset,
+    "weekref": _tok_weekref,
+    "nextwd": _tok_nextwd,
+    "ordwd": _tok_ordwd,
+    "monthref": _tok_monthref,
     "wdrange": _tok_wdrange,
     "wdlist": _tok_wdlist,
     "wdspaced": _tok_wdlist,
     "wdcompact": _tok_wdlist,
     "wdone": _tok_wdone,
+    "ymd": _tok_ymd,
     "date": _tok_date,
+    "md": _tok_md,
+    "monthname": _tok_monthname,
     "dayword": _tok_dayword,
+    "tonight": _tok_tonight,
+    "ampm": _tok_ampm,
     "hhmm": _tok_hhmm,
     "hrange": _tok_hrange,
     "clock": _tok_clock,
     "named": _tok_named,
+    "nextlen": _tok_nextlen,
     "durspecial": _tok_durspecial,
     "dur": _tok_dur,
+    "dursmall": _tok_dursmall,
     "daypart": _tok_daypart,
 }
 
@@ -743,12 +1243,22 @@ def _attach_marker(text: str, tok: _Token) -> None:
         end = filler.end()
     m = _MARKER.match(text, end)
     mark = re.sub(r"\s+", "", m.group("mk")) if m else ""
+    if m and tok.kind == "past" and mark not in _PAST_WORD_MARKS:
+        m, mark = None, ""  # "방금 만든": only a rule marker goes with a past word
     if m and mark == "간" and (tok.kind != "dur" or m.start("mk") != end):
         m, mark = None, ""  # 간 only glues straight onto a length ("3일간")
     if m and mark in ("-", "~", "–", "〜") and tok.kind not in ("clock", "day", "weekday"):
         m, mark = None, ""
     if m:
         end = m.end()
+    if not mark and tok.prefix:
+        mark = tok.prefix  # "until 6pm" reads as "6pm까지"
+    tok.mark = mark
+    if (tok.kind == "dur" and mark in _PAST_MARKS) or tok.role is _Role.PAST:
+        tok.kind, tok.role, tok.end = "past", _Role.PAST, end
+        return
+    if tok.kind == "dur" and tok.mday is not None and mark in _MDAY_MARKS:
+        tok.kind, tok.day, tok.length = "day", _DayRef(mday=tok.mday), None
     tok.role = _role_for(tok.kind, mark, bool(filler))
     if tok.role is _Role.DELAY:
         after = _AFTER_DELAY.match(text, end)
@@ -818,6 +1328,7 @@ def _bind_hrange_dayparts(tokens: list[_Token]) -> None:
     for a, b in zip(tokens, tokens[1:], strict=False):
         if (
             a.kind == b.kind == "clock"
+            and b.ranged
             and a.end == b.start
             and a.clock
             and b.clock
@@ -826,6 +1337,73 @@ def _bind_hrange_dayparts(tokens: list[_Token]) -> None:
         ):
             b.clock.daypart = a.clock.daypart
             b.clock.day = b.clock.day or a.clock.day
+
+
+def _is_mday_length(tok: _Token) -> bool:
+    """A bare "N일" that may still turn out to be a day of the month."""
+    return tok.kind == "dur" and tok.mday is not None and tok.mark == ""
+
+
+def _loose_month_day(tok: _Token) -> int | None:
+    """ "15일" / "15일까지" with no month of its own, or None."""
+    if _is_mday_length(tok) or (tok.kind == "dur" and tok.mday and tok.mark in _END_MARKS):
+        return tok.mday
+    ref = tok.day
+    if tok.kind == "day" and ref is not None and ref.mday is not None and ref.month_rel is None:
+        return ref.mday
+    return None
+
+
+def _bind_days(text: str, tokens: list[_Token]) -> list[_Token]:
+    """Read a day of the month where the context says so, and a date's own weekday.
+
+    "19일 화요일", "2월 18일 월요일": the weekday checks the date (a mismatch is a conflict).
+    "7월 13일부터 15일": a bare "N일" after a date that starts a window is the end day.
+    """
+    out: list[_Token] = []
+    for i, tok in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if (
+            _is_mday_length(tok)
+            and nxt is not None
+            and nxt.kind in ("clock", "daypart")
+            and _gap_is_blank(text, tok.end, nxt.start)
+        ):
+            # "15일 오후 3시까지": a bare "N일" that dates a clock time is a day of the month.
+            assert tok.mday is not None
+            tok.kind, tok.length, tok.role = "day", None, _Role.AT
+            tok.day, tok.mday = _DayRef(mday=tok.mday), None
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and tok.kind == "weekday"
+            and _gap_is_blank(text, prev.end, tok.start)
+            and (_is_mday_length(prev) or (prev.kind == "day" and prev.role is _Role.AT))
+            and (prev.mday is not None or (prev.day is not None and prev.day.month_day))
+        ):
+            assert tok.day is not None and tok.day.weekday is not None
+            base = _DayRef(mday=prev.mday) if prev.kind == "dur" else prev.day
+            assert base is not None
+            prev.kind, prev.length, prev.mday = "day", None, None
+            prev.day = replace(base, check_weekday=tok.day.weekday)
+            prev.end, prev.role, prev.mark = tok.end, tok.role, tok.mark
+            continue
+        mday = _loose_month_day(tok)
+        if (
+            mday is not None
+            and prev is not None
+            and prev.kind == "day"
+            and prev.role is _Role.START
+            and prev.day is not None
+            and prev.day.month_day is not None
+        ):
+            start_month, start_day = prev.day.month_day
+            month = start_month if mday >= start_day else start_month % 12 + 1
+            tok.kind, tok.length, tok.mday = "day", None, None
+            tok.day = _DayRef(month_day=(month, mday), year=prev.day.year)
+            tok.role = _Role.END if tok.mark in _END_MARKS else _Role.AT
+        out.append(tok)
+    return out
 
 
 def _is_recurring(tokens: Sequence[_Token]) -> bool:
@@ -896,6 +1474,15 @@ def _plan_duration(plan: _Plan, tok: _Token) -> None:
 def _plan_point(plan: _Plan, tok: _Token, last_start: _Token | None) -> _Token | None:
     """Clock times and day words: start, end, or said bare (decided later)."""
     if tok.kind in ("day", "weekday") and tok.role is _Role.AT:
+        if (
+            last_start is not None
+            and last_start.kind in ("day", "weekday")
+            and not plan.ends
+            and not _is_today(tok)
+        ):
+            # "8월 8일부터 8월 13일" without 까지: the day after a starting day is the end.
+            plan.ends.append(tok)
+            return None
         plan.lone_days.append(tok)
         return last_start
     if tok.role is _Role.START:
@@ -929,6 +1516,39 @@ def _days_in_month(year: int, month: int) -> int:
     return (nxt - timedelta(days=1)).day
 
 
+def _add_months_date(day: date, months: int) -> date:
+    idx = day.month - 1 + months
+    year, month = day.year + idx // 12, idx % 12 + 1
+    return day.replace(year=year, month=month, day=min(day.day, _days_in_month(year, month)))
+
+
+def _calendar_date(year: int, month: int, mday: int) -> date:
+    if not (1 <= month <= 12 and 1 <= mday <= _days_in_month(year, month)):
+        raise _Fail(TimeOutcome.INVALID_TIME, "not a calendar date")
+    return date(year, month, mday)
+
+
+def _next_month_day(today: date, mday: int) -> date:
+    """ "15일에": the next 15th that is not past (today counts), skipping short months."""
+    first = today.replace(day=1)
+    for k in range(13):
+        month = _add_months_date(first, k)
+        if mday <= _days_in_month(month.year, month.month):
+            day = month.replace(day=mday)
+            if day >= today:
+                return day
+    raise _Fail(TimeOutcome.INVALID_TIME, "not a day of the month")
+
+
+def _nth_weekday(first: date, weekday: int, nth: int) -> date | None:
+    """The nth (or, for -1, the last) given weekday in the month that starts on ``first``."""
+    if nth > 0:
+        day = first + timedelta(days=(weekday - first.isoweekday()) % 7 + 7 * (nth - 1))
+        return day if day.month == first.month else None
+    last = _add_months_date(first, 1) - timedelta(days=1)
+    return last - timedelta(days=(last.isoweekday() - weekday) % 7)
+
+
 def _month_day_dates(today: date, month: int, mday: int) -> list[date]:
     out: list[date] = []
     for year in (today.year, today.year + 1):
@@ -937,12 +1557,12 @@ def _month_day_dates(today: date, month: int, mday: int) -> list[date]:
             if cand >= today - timedelta(days=1):
                 out.append(cand)
     if not out:
-        raise _Fail(TimeOutcome.INVALID_TIME, f"{month}/{mday} is not a calendar date")
+        raise _Fail(TimeOutcome.INVALID_TIME, "not a calendar date")
     return out[:1]
 
 
-def _at(day: date, minutes: int, tz: tzinfo) -> datetime:
-    return datetime.combine(day, time(minutes // 60, minutes % 60), tz)
+def _at(day: date, minutes: int, tz: tzinfo, second: int = 0) -> datetime:
+    return datetime.combine(day, time(minutes // 60, minutes % 60, second), tz)
 
 
 def _candidates(clock: _Clock, now: datetime, day: _DayRef | None = None) -> list[datetime]:
@@ -958,7 +1578,7 @@ def _candidates(clock: _Clock, now: datetime, day: _DayRef | None = None) -> lis
         for minutes, shift in clock.readings():
             # With no day named, the search band already covers every date.
             for s in clock.shifts(shift) if named_day else (0,):
-                out.add(_at(base + timedelta(days=s), minutes, tz))
+                out.add(_at(base + timedelta(days=s), minutes, tz, clock.second))
     return sorted(out)
 
 
@@ -970,8 +1590,9 @@ def _point_day_ref(tok: _Token) -> _DayRef:
 def _first_after(tok: _Token, moment: datetime, now: datetime) -> datetime:
     """The first instant the end token names strictly after ``moment``."""
     if tok.kind in ("day", "weekday"):
-        for base in _point_day_ref(tok).dates(now.date()):
-            end = _at(base + timedelta(days=1), 0, _tz(now))
+        ref = _point_day_ref(tok)
+        for base in ref.dates(now.date()):
+            end = _at(ref.end_of(base), 0, _tz(now))
             if end > moment:
                 return end
         raise _Fail(TimeOutcome.INVALID_TIME, "that day is already over")
@@ -998,7 +1619,11 @@ def _start_candidates(tok: _Token, now: datetime) -> list[datetime]:
         ref = _point_day_ref(tok)
         if ref.offset == 0:
             return [now]  # "오늘부터" starts now
-        return [_at(b, 0, _tz(now)) for b in ref.dates(now.date())]
+        starts = [_at(b, 0, _tz(now)) for b in ref.dates(now.date())]
+        if ref.multi_day:
+            # A week, weekend or month already under way starts now ("이번 주말", Clarifications).
+            starts = [max(s, now) for s in starts]
+        return starts
     assert tok.clock is not None
     return _candidates(tok.clock, now)
 
@@ -1157,9 +1782,12 @@ def _whole_day(plan: _Plan, now: datetime) -> tuple[TimeAxis, datetime, datetime
         raise _Fail(TimeOutcome.NO_TIME, "a part of the day without hours")
     if _is_today(tok):
         return TimeAxis.UNTIL_ABSOLUTE, now, _at(now.date() + timedelta(days=1), 0, _tz(now))
-    for base in _point_day_ref(tok).dates(now.date()):
+    ref = _point_day_ref(tok)
+    for base in ref.dates(now.date()):
         start = _at(base, 0, _tz(now))
-        end = _at(base + timedelta(days=1), 0, _tz(now))
+        end = _at(ref.end_of(base), 0, _tz(now))
+        if ref.multi_day:
+            start = max(start, now)  # "이번 주말" said on Sunday runs from now (Clarifications)
         if end > now:
             return TimeAxis.WINDOW, start, end
     raise _Fail(TimeOutcome.INVALID_TIME, "that day is already over", TimeAxis.WINDOW)
@@ -1201,6 +1829,8 @@ def _recurring_window(
         raise _Fail(TimeOutcome.NO_TIME, "a daily rule without hours", axis)
     if start_tok is None or start_tok.clock is None or (end_tok is None and len_tok is None):
         raise _Fail(TimeOutcome.NO_TIME, "a recurring rule needs a start and an end", axis)
+    if start_tok.clock.second or (end_tok is not None and end_tok.clock and end_tok.clock.second):
+        raise _Fail(TimeOutcome.UNCLEAR, "seconds in a recurring window", axis)
     start_min = start_tok.clock.fixed_minutes()
     if len_tok is not None:
         length = _length(len_tok)
@@ -1315,7 +1945,42 @@ def _anchor_daypart_ends(tokens: list[_Token]) -> None:
             tok.clock = _Clock(anchor.hour, anchor.minute, anchor.daypart, anchor.named)
 
 
+def _adjacent(text: str, a: _Token, b: _Token) -> bool:
+    first, second = (a, b) if a.start <= b.start else (b, a)
+    return _gap_is_blank(text, first.end, second.start)
+
+
+def _drop_past(text: str, tokens: list[_Token]) -> list[_Token]:
+    """A past time as the rule's time is invalid ("어제 밤 10시까지", "지난주부터", "7일 전").
+
+    A past length ("지난 2주", "7일 전") or a past word with 까지/부터/동안, or right before a
+    clock time or a time with such a marker, is the rule's time. A past day said in passing
+    ("어제 카톡 몇 개 왔어?", "어제처럼 2시간만") is talk about the past, not a rule: dropped.
+    """
+    past = [t for t in tokens if t.kind == "past"]
+    if not past:
+        return tokens
+    if any(t.role is not _Role.AT for t in past) or any(
+        _dates_a_time(text, tokens, i) for i, t in enumerate(tokens) if t.kind == "past"
+    ):
+        raise _Fail(TimeOutcome.INVALID_TIME, "a time in the past")
+    return [t for t in tokens if t.kind != "past"]
+
+
+def _dates_a_time(text: str, tokens: list[_Token], i: int) -> bool:
+    """Whether the past word at ``i`` goes with the time after it ("어제 밤 10시까지")."""
+    prev = tokens[i]
+    for tok in tokens[i + 1 :]:
+        if not _adjacent(text, prev, tok):
+            return False
+        if tok.kind != "daypart" or tok.role is not _Role.AT:
+            return tok.role is not _Role.AT or tok.kind == "clock"
+        prev = tok
+    return False
+
+
 def _interpret(text: str, tokens: list[_Token], now: datetime) -> tuple[TimeAxis, TimeCondition]:
+    tokens = _bind_days(text, tokens)
     recurring = _is_recurring(tokens)
     if not recurring:
         _anchor_daypart_ends(tokens)
@@ -1349,16 +2014,63 @@ def _fold_today_whole_day(plan: _Plan) -> None:
         plan.whole_day = True
 
 
+def _unread(scan: str, tokens: Sequence[_Token]) -> list[tuple[int, int]]:
+    """Words inside or beside the time that look like part of it but were not read."""
+    taken = sorted((t.start, t.end) for t in tokens if t.end > t.start)
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= a or start >= b for a, b in taken)
+
+    def modifies(end: int) -> bool:
+        # Right before a time ("격주 월요일", "설날 밤 10시까지"); after one, a time word is
+        # usually the next part of the sentence ("2시간 동안 크리스마스 이벤트 알림").
+        return any(end <= a and not scan[end:a].strip() for a, _ in taken)
+
+    found: list[tuple[int, int]] = []
+    for strong in _UNREAD_STRONG.finditer(scan):
+        start, end = strong.span()
+        if free(start, end) and (modifies(end) or _TIME_MARK_AFTER.match(scan, end)):
+            found.append((start, end))
+    # Weak words and glued numbers only count right beside a token: anchored look-ups around
+    # each token keep this linear in the number of tokens.
+    for i, (a, b) in enumerate(taken):
+        lo = taken[i - 1][1] if i else 0
+        hi = taken[i + 1][0] if i + 1 < len(taken) else len(scan)
+        for weak in (_WEAK_BEFORE.search(scan, max(lo, a - 16), a), _WEAK_AFTER.match(scan, b, hi)):
+            if weak:
+                found.append(weak.span(1))
+        for glued in (
+            _GLUED_BEFORE.search(scan, max(lo, a - 8), a),
+            _GLUED_AFTER.match(scan, b, hi),
+        ):
+            if glued and glued.end() > glued.start():
+                found.append(glued.span())
+    for pattern in (_UNREAD_UNIT, _UNREAD_VAGUE):
+        for other in pattern.finditer(scan):
+            if free(*other.span()):
+                found.append(other.span())
+    return sorted(set(found))
+
+
 def parse_time(text: str, now: datetime) -> TimeResult:
     """Parse the time part of a Korean notification command (CONTRACT.md, "Time axes")."""
     now = _normalise_now(now)
-    tokens = _lex(text)
+    scan = _scan_text(text)
+    tokens = _lex(scan)
     spans = _spans(text, tokens)
-    if not tokens:
+    unread = tuple(TimeSpan(a, b, text[a:b]) for a, b in _unread(scan, tokens))
+    if not tokens and not unread:
         return TimeResult(TimeOutcome.NO_TIME, None, None, spans, "no time expression")
     try:
-        axis, cond = _interpret(text, tokens, now)
+        if any(t.kind == "bad" for t in tokens):
+            raise _Fail(TimeOutcome.INVALID_TIME, "not a clock time")
+        tokens = _drop_past(scan, tokens)
+        if not tokens and not unread:
+            return TimeResult(TimeOutcome.NO_TIME, None, None, spans, "only a past day named")
+        if unread:
+            raise _Fail(TimeOutcome.UNCLEAR, "a word next to the time was not read")
+        axis, cond = _interpret(scan, tokens, now)
     except _Fail as fail:
         logger.debug("time parse -> %s: %s", fail.outcome.value, fail.reason)
-        return TimeResult(fail.outcome, None, fail.axis, spans, fail.reason)
+        return TimeResult(fail.outcome, None, fail.axis, spans, fail.reason, unread)
     return TimeResult(TimeOutcome.OK, cond, axis, spans, None)
