@@ -7,8 +7,13 @@
 Sends the dataset's inputs round-robin (so the mix of code-only and model-bound requests is
 the dataset's), `concurrency` requests at a time, each worker on its own keep-alive
 connection. Reports the count, answers by status, transport errors (lost requests), latency
-P50/P95/P99, throughput, and the server's RSS before and after when `--pid` is given.
-Only loopback URLs are accepted: this measures the local service, nothing else.
+P50/P95/P99, throughput, the 503/504 rates, and the server's RSS before and after when `--pid`
+is given. Only loopback URLs are accepted: this measures the local service, nothing else.
+
+A mixed load states its shares (issue 16): `--model-share 0.2` makes a fifth of the requests
+elliptical commands whose intent only the model decides ("카톡 2시간"), `--heavy-share 0.1`
+a tenth maximal valid requests (300 apps never seen before, 500-character texts); the rest
+are the dataset's inputs.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 import threading
 import time
@@ -40,6 +46,40 @@ def load_bodies(dataset: Path) -> list[dict[str, Any]]:
     if not bodies:
         raise ValueError(f"no inputs in {dataset}")
     return bodies
+
+
+# Elliptical commands: code reads the app and the time, only the model decides mute or allow.
+MODEL_BOUND = ["카톡 2시간", "유튜브 30분", "인스타 1시간", "슬랙 3시간", "문자 2시간",
+               "넷플릭스 1시간 반", "유튜브 오후 3시까지", "카톡 자정까지"]
+NOW = "2026-08-14T21:30:00+09:00"
+_SYLLABLES = "가나다라마바사아자차카타파하거너더러머버서어저처커터퍼허"
+
+
+def heavy_body(seed: int) -> dict[str, Any]:
+    """A maximal valid request: 300 apps no catalog has, 30-character labels, a 500-character
+    prompt with words only the model can place."""
+    r = random.Random(seed)
+    apps = [{"name": "".join(r.choice(_SYLLABLES) for _ in range(26)) + f"{i:04d}",
+             "packageName": f"com.load{seed}.a{i}." + "x" * 70} for i in range(300)]
+    words = "쥬블릭스 퀘나른 알림 2시간 꺼줘 "
+    return {"prompt": (words * 30)[:500].strip(), "currentTime": NOW, "installedApps": apps}
+
+
+def mixed_bodies(
+    bodies: Sequence[dict[str, Any]], requests: int, *, model_share: float,
+    heavy_share: float = 0.0, seed: int = 0,
+) -> list[dict[str, Any]]:
+    """`requests` bodies in a fixed shuffled order with the stated shares (see the docstring)."""
+    if not 0 <= model_share + heavy_share <= 1:
+        raise ValueError("model_share + heavy_share must lie within 0..1")
+    n_model = round(requests * model_share)
+    n_heavy = round(requests * heavy_share)
+    out = [{"prompt": MODEL_BOUND[i % len(MODEL_BOUND)], "currentTime": NOW}
+           for i in range(n_model)]
+    out += [heavy_body(seed * 100_000 + i) for i in range(n_heavy)]
+    out += [bodies[i % len(bodies)] for i in range(requests - n_model - n_heavy)]
+    random.Random(seed).shuffle(out)
+    return out
 
 
 def rss_mb(pid: int | str = "self") -> float | None:
@@ -91,9 +131,13 @@ class LoadReport:
     def server_errors(self) -> int:
         return sum(n for code, n in self.by_status.items() if int(code) >= 500)
 
+    def rate(self, status: int) -> float:
+        return round(self.by_status.get(str(status), 0) / self.requests, 4) if self.requests else 0
+
     def summary(self) -> dict[str, Any]:
         out = {k: v for k, v in asdict(self).items() if k != "latencies_ms"}
-        out.update(lost=self.lost, server_errors=self.server_errors)
+        out.update(lost=self.lost, server_errors=self.server_errors,
+                   rate_503=self.rate(503), rate_504=self.rate(504))
         if self.rss_before_mb is not None and self.rss_after_mb is not None:
             out["rss_delta_mb"] = round(self.rss_after_mb - self.rss_before_mb, 1)
         return out
@@ -178,17 +222,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pid", type=int, help="the server's process id, for RSS before/after")
     p.add_argument("--warmup", type=int, default=20, help="requests sent before measuring")
     p.add_argument("--timeout", type=float, default=120.0, help="per-request client timeout (s)")
+    p.add_argument("--model-share", type=float, default=None,
+                   help="share of requests only the model can answer (a mixed load)")
+    p.add_argument("--heavy-share", type=float, default=0.0,
+                   help="share of maximal valid requests (300 new apps, 500-char texts)")
     args = p.parse_args(argv)
     try:
         check_loopback(args.url)
     except ValueError as exc:
         print(exc, file=sys.stderr)
         return 2
-    bodies = load_bodies(args.dataset)
+    plain = load_bodies(args.dataset)
+    bodies = plain
+    if args.model_share is not None or args.heavy_share:
+        bodies = mixed_bodies(plain, args.requests, model_share=args.model_share or 0.0,
+                              heavy_share=args.heavy_share)
     if args.warmup:
         # Warm-up loads the model's prompt prefix and fills allocator pools, so RSS before is
-        # the steady state rather than the cold start.
-        run_load(args.url, bodies, requests=args.warmup, concurrency=1, timeout_s=args.timeout)
+        # the steady state rather than the cold start. Dataset inputs and one model-bound
+        # command only: a heavy body's catalog must still be new when it is measured.
+        warm = [{"prompt": MODEL_BOUND[0], "currentTime": NOW}, *plain]
+        run_load(args.url, warm, requests=args.warmup, concurrency=1, timeout_s=args.timeout)
     report = run_load(args.url, bodies, requests=args.requests, concurrency=args.concurrency,
                       timeout_s=args.timeout, pid=args.pid)
     print(json.dumps(report.summary(), ensure_ascii=False, indent=2))

@@ -1,4 +1,5 @@
-"""`notillm-local` command line: serve, extract, parse-time, models, export, train-gate, eval, bench."""
+"""`notillm-local` command line: serve, extract, parse-time, models, export, train-gate,
+train-adapter, eval, bench."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from notillm_local.errors import NotillmError
+from notillm_local.models.runtime import quiet_environment
 from notillm_local.settings import Settings
 
 logger = logging.getLogger("notillm_local")
@@ -44,7 +46,7 @@ def _add_settings_flags(p: argparse.ArgumentParser) -> None:
     )
     for name, field in Settings.model_fields.items():
         flag = "--" + name.replace("_", "-")
-        default = field.default
+        default = field.get_default(call_default_factory=True)
         shown = "unset" if default is None else getattr(default, "value", default)
         help_text = f"{field.description or name} [NOTILLM_{name.upper()}; default {shown}]"
         annotation = field.annotation
@@ -77,6 +79,9 @@ def _settings(args: argparse.Namespace, **extra: Any) -> Settings:
 def _prepare(settings: Settings) -> None:
     """Make every model file present before anything loads it (a no-op once done)."""
     from notillm_local.export.prepare import prepare_models
+    from notillm_local.models.runtime import disable_telemetry
+
+    disable_telemetry()  # preparing can create onnxruntime sessions (export, gate retraining)
 
     prepare_models(settings, progress=True)
 
@@ -91,6 +96,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from notillm_local.api.app import create_app
+    from notillm_local.api.server import server_config
     from notillm_local.service import build_service
 
     settings = _settings(args)
@@ -103,16 +109,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # Load before binding: a missing or corrupt model must fail the start, not the 1st request.
     service = build_service(settings)
     app = create_app(settings, service)
+    # Header and body deadlines for slow clients, h11 limits, graceful drain (api/server.py).
+    server = uvicorn.Server(server_config(app, settings))
     try:
-        uvicorn.run(
-            app,
-            host=settings.host,
-            port=settings.port,
-            log_level=settings.log_level.lower(),
-            timeout_graceful_shutdown=int(settings.request_deadline_s) + 5,
-        )
+        server.run()
+    except KeyboardInterrupt:
+        pass
     finally:
         service.close()
+    if not server.started:  # e.g. the port is taken; uvicorn has logged why
+        return 3
     return 0
 
 
@@ -201,6 +207,14 @@ def cmd_train_gate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_adapter(args: argparse.Namespace) -> int:
+    from notillm_local.export.train_adapter import options_from, train_adapter
+
+    manifest = train_adapter(options_from(args))
+    _print_json({k: manifest[k] for k in ("file", "sha256", "size", "evaluation")})
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     from notillm_local.eval.harness import run_eval
 
@@ -262,6 +276,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_settings_flags(g)
     g.set_defaults(func=cmd_train_gate)
 
+    ta = sub.add_parser(
+        "train-adapter",
+        help="retrain the LoRA adapter on the template data and write GGUF + manifest "
+        "(needs [train])",
+    )
+    from notillm_local.export.train_adapter import add_arguments
+
+    add_arguments(ta)
+    ta.set_defaults(func=cmd_train_adapter)
+
     v = sub.add_parser("eval", help="score an engine on a JSONL evaluation file")
     v.add_argument("--dataset", required=True)
     v.add_argument("--out", default="reports/eval")
@@ -278,6 +302,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Before anything imports a native runtime: they read these variables when they load.
+    quiet_environment()
     parser = build_parser()
     args = parser.parse_args(argv)
     level = "DEBUG" if args.verbose else (getattr(args, "log_level", None) or _env_log_level())

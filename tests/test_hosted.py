@@ -25,12 +25,15 @@ from notillm_local.contract.schemas import HandleRequest, HandleResponse, Instal
 from notillm_local.engines.hosted import HostedEngine, HostedNotAllowed, cost_usd, load_price_table
 from notillm_local.errors import HostedEngineError
 from notillm_local.settings import Settings
+from notillm_local.stages.apps import AliasTable, AppMapper, load_catalog
 from tests.fault_server import FaultServer, Reply, tool_reply
 
 NOW = "2026-08-14T21:30:00+09:00"
 APPS = [
     InstalledApp(**a) for a in json.loads(resources.path("apps_galaxy_ko.json").read_text("utf-8"))
 ]
+# The same mapper the service hands the engine: the alias table over the default catalog.
+MAPPER = AppMapper(AliasTable.load(resources.path("app_aliases.json"), load_catalog()))
 COND_2H = {"delivery": NOW, "expires": "2026-08-14T23:30:00+09:00", "recurrence": "none"}
 TIMEOUT_S = 1.0
 
@@ -57,7 +60,7 @@ def fault() -> Iterator[FaultServer]:
 
 @pytest.fixture(scope="module")
 def engine(fault: FaultServer) -> Iterator[HostedEngine]:
-    eng = HostedEngine(_settings(fault.base_url))
+    eng = HostedEngine(_settings(fault.base_url), mapper=MAPPER)
     yield eng
     eng.close()
 
@@ -67,14 +70,17 @@ def engine(fault: FaultServer) -> Iterator[HostedEngine]:
 
 def test_never_constructed_offline() -> None:
     with pytest.raises(HostedNotAllowed, match="offline"):
-        HostedEngine(Settings())  # the default is offline
+        HostedEngine(Settings(), mapper=MAPPER)  # the default is offline
     with pytest.raises(HostedNotAllowed):
-        HostedEngine(Settings(engine="local", offline=False, hosted_base_url="http://127.0.0.1:9"))
+        HostedEngine(
+            Settings(engine="local", offline=False, hosted_base_url="http://127.0.0.1:9"),
+            mapper=MAPPER,
+        )
 
 
 def test_needs_a_base_url() -> None:
     with pytest.raises(HostedNotAllowed, match="base_url"):
-        HostedEngine(Settings(engine="hosted", offline=False))
+        HostedEngine(Settings(engine="hosted", offline=False), mapper=MAPPER)
 
 
 # --------------------------------------------------------------------------- faults
@@ -185,7 +191,7 @@ def test_connection_refused_is_a_hosted_error() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed again on exit: nothing listens there
-    eng = HostedEngine(_settings(f"http://127.0.0.1:{port}/v1"))
+    eng = HostedEngine(_settings(f"http://127.0.0.1:{port}/v1"), mapper=MAPPER)
     _raises_within(eng, TIMEOUT_S + 0.5)
 
 
@@ -461,7 +467,8 @@ def llama_server(gguf_path: Path, tmp_path_factory: pytest.TempPathFactory) -> I
 @pytest.mark.parametrize("prompt", ["지금부터 2시간 카톡 알림 꺼줘", "오늘 날씨 좋다"])
 def test_llama_cpp_server_contract(llama_server: str, prompt: str) -> None:
     eng = HostedEngine(
-        _settings(llama_server, timeout_s=LLAMA_SERVER_TIMEOUT_S, model="gemma-3-270m-q4_k_m")
+        _settings(llama_server, timeout_s=LLAMA_SERVER_TIMEOUT_S, model="gemma-3-270m-q4_k_m"),
+        mapper=MAPPER,
     )
     try:
         t0 = time.monotonic()

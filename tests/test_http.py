@@ -62,8 +62,11 @@ def test_missing_fields_and_wrong_types_are_422(live_server) -> None:
 
 
 def test_oversized_body_is_413(live_server) -> None:
-    body = {**BODY, "pendingOriginal": None, "padding": "x" * (70 * 1024)}
-    assert post(live_server, body).status_code == 413
+    from notillm_local.api.app import MAX_BODY_BYTES
+
+    body = {**BODY, "pendingOriginal": None, "padding": "x" * (MAX_BODY_BYTES + 1024)}
+    r = post(live_server, body)
+    assert r.status_code == 413 and r.json()["error"] == "body_too_large"
 
 
 def test_422_does_not_echo_the_prompt(live_server) -> None:

@@ -1,17 +1,30 @@
-"""Offline mode opens no connection beyond loopback (issue 8).
+"""Offline mode opens no connection beyond loopback (issues 8 and 16).
 
 Every way Python code reaches the network (socket.connect / connect_ex / sendto,
 socket.create_connection, and name resolution through getaddrinfo) is wrapped so that any
 non-loopback attempt is recorded and refused *before* it leaves the process. Inside that
 guard the service is built from scratch, answers a varied batch in process and over HTTP on
 127.0.0.1, and the evaluation harness runs a few cases; then no attempt may have been made.
+
+Native code (onnxruntime's telemetry, llama.cpp) does not go through Python's socket module,
+so `notillm-local serve` also runs under `strace -f -e trace=network` for a short real run:
+any connect/sendto/sendmsg to a non-loopback address, to a DNS port, or to a name-lookup
+daemon's socket fails the test.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
+import os
+import re
+import shutil
+import signal
 import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -170,3 +183,119 @@ def test_offline_eval_harness_opens_no_connection_beyond_loopback(
     assert report["offline"] is True
     assert len(report["cases"]) == len(lines[::40])
     assert guard.attempts == [], guard.attempts
+
+
+# --------------------------------------------------------------------------- native code: strace
+
+BIN = Path(sys.executable).with_name("notillm-local")
+_SEND = re.compile(r"^\d+\s+(connect|sendto|sendmsg|sendmmsg)\(")
+_INET = re.compile(r'sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]+)"\)')
+_INET6 = re.compile(
+    r'sa_family=AF_INET6, sin6_port=htons\((\d+)\),.*?inet_pton\(AF_INET6, "([^"]+)"')
+_UNIX = re.compile(r'sa_family=AF_UNIX, sun_path=@?"([^"]*)"')
+# Sockets of local daemons that resolve names (and so reach the network on our behalf).
+_LOOKUP_DAEMONS = ("nscd", "resolve", "dbus")
+
+
+def leaving_the_device(trace_lines: list[str]) -> list[str]:
+    """The network syscalls of an strace log that reach (or ask for) anything off this machine.
+
+    Off-loopback addresses; port 53 anywhere (a DNS query, even to a loopback stub resolver,
+    is a lookup that leaves); the sockets of name-lookup daemons. A send with no address rides
+    on a connected socket whose connect() is checked.
+    """
+    bad = []
+    for line in trace_lines:
+        if not _SEND.match(line):
+            continue
+        for port, addr in [*_INET.findall(line), *_INET6.findall(line)]:
+            ip = ipaddress.ip_address(addr)
+            mapped = getattr(ip, "ipv4_mapped", None)
+            loopback = (mapped or ip).is_loopback
+            if not loopback or int(port) == 53:
+                bad.append(line.strip())
+        bad += [line.strip() for path in _UNIX.findall(line)
+                if any(d in path for d in _LOOKUP_DAEMONS)]
+    return bad
+
+
+def _strace() -> str:
+    path = shutil.which("strace")
+    if path is None:  # not a skip: this promise must be checked wherever the suite runs
+        pytest.fail("strace is not installed; scripts/test.sh installs it (apt-get install strace)")
+    return path
+
+
+def test_the_strace_check_catches_what_it_must(tmp_path: Path) -> None:
+    """The control: connects that would leave (UDP connect sends no packet) are all found."""
+    trace = tmp_path / "control.trace"
+    code = (
+        "import socket\n"
+        "for fam, addr in [(socket.AF_INET, ('192.0.2.1', 443)), (socket.AF_INET, ('127.0.0.53', 53)),"
+        " (socket.AF_INET6, ('2001:db8::1', 443)), (socket.AF_INET, ('127.0.0.1', 8))]:\n"
+        "    s = socket.socket(fam, socket.SOCK_DGRAM)\n"
+        "    try:\n        s.connect(addr)\n    except OSError:\n        pass\n"
+        "u = socket.socket(socket.AF_UNIX)\n"
+        "try:\n    u.connect('/var/run/nscd/socket')\nexcept OSError:\n    pass\n"
+    )
+    subprocess.run([_strace(), "-f", "-qq", "-e", "trace=network", "-o", str(trace),
+                    sys.executable, "-c", code], check=True, timeout=60)
+    found = leaving_the_device(trace.read_text().splitlines())
+    assert len(found) == 4, found  # 192.0.2.1, the DNS stub, 2001:db8::1, nscd; not 127.0.0.1:8
+    assert not any('"127.0.0.1"' in line for line in found)
+
+
+def test_serve_sends_nothing_beyond_loopback_native_code_included(tmp_path: Path) -> None:
+    trace = tmp_path / "serve.trace"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    # The service must switch telemetry off itself, whatever the caller's environment says.
+    env = {k: v for k, v in os.environ.items() if k != "ORT_DISABLE_TELEMETRY"}
+    proc = subprocess.Popen(
+        [_strace(), "-f", "-qq", "--seccomp-bpf", "-e", "trace=network", "-o", str(trace),
+         # A long deadline: strace slows the process, and the model request must be answered.
+         str(BIN), "serve", "--port", str(port), "--request-deadline-s", "120"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    server_pid: int | None = None
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            assert proc.poll() is None, (proc.stderr.read() if proc.stderr else "")[-3000:]
+            if server_pid is None:
+                children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+                server_pid = int(children[0]) if children else None
+            assert time.monotonic() < deadline, "serve did not come up under strace"
+            try:
+                if httpx.get(f"{url}/health", timeout=2, trust_env=False).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.5)
+        with httpx.Client(base_url=url, timeout=120, trust_env=False) as client:
+            answers = [client.post("/v1/handle", json=b).json() for b in (
+                {"prompt": "카톡 2시간", "currentTime": NOW},  # the model decides the intent
+                {"prompt": "지금부터 2시간 카톡 알림 받지마", "currentTime": NOW},
+                {"prompt": "오늘 날씨 어때?", "currentTime": NOW},
+                {"prompt": "쥬블릭스 알림 1시간 꺼줘", "currentTime": NOW},  # embedding matcher
+                {"prompt": "1시간", "currentTime": NOW, "pending": True,
+                 "pendingOriginal": "카톡 꺼줘"},
+            )]
+            assert answers[0]["meta"]["llmCalls"] >= 1, answers[0]
+            assert all(a["meta"]["hostedCalls"] == 0 for a in answers)
+            assert client.get("/docs").status_code == 200
+        # SIGTERM to the server itself, not to strace: telemetry also spoke at shutdown.
+        assert server_pid is not None
+        os.kill(server_pid, signal.SIGTERM)
+        assert proc.wait(timeout=120) == 0  # strace exits with the server's status
+    finally:
+        if proc.poll() is None:
+            if server_pid is not None:  # killing strace alone would leave the server running
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(server_pid, signal.SIGKILL)
+            proc.kill()
+            proc.wait(30)
+    lines = trace.read_text().splitlines()
+    bound = [ln for ln in lines if re.match(r"^\d+\s+bind\(", ln) and f"htons({port})" in ln]
+    assert bound, "the trace did not see the server bind its port: strace saw nothing"
+    bad = leaving_the_device(lines)
+    assert not bad, "network syscalls beyond loopback:\n" + "\n".join(bad[:20])

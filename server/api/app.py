@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-import hmac
-import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, nullcontext
 
 import anyio.to_thread
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from notillm_local import resources
+from notillm_local.api.edge import (
+    BearerAuth,
+    BodyLimit,
+    BodyTimeout,
+    HostGuard,
+    error_response,
+)
+from notillm_local.api.limits import SeenCatalogs, WorkLimiter, is_heavy
 from notillm_local.contract.schemas import (
     ErrorResponse,
     HandleRequest,
@@ -34,10 +42,17 @@ from notillm_local.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-MAX_BODY_BYTES = 64 * 1024
+# The largest valid request (every field at its cap in 4-byte characters, 300 apps) is ~103 KB
+# of UTF-8; anything bigger is not a request this service can answer.
+MAX_BODY_BYTES = 128 * 1024
 # Worker threads beyond the model queue: requests code answers alone (chitchat, cancel turns,
 # commands code reads fully) must find a free thread even when the queue is full.
 _FREE_THREADS = 32
+# A heavy request waits this long at most for a heavy slot (then 503): the wait comes on top of
+# the pipeline's own deadline, so it is kept short.
+HEAVY_WAIT_S = 1.0
+OPEN_PATHS = frozenset({"/health"})  # answered without the bearer token
+_SWAGGER_ASSETS = "/docs/assets"
 
 # Domain exceptions → HTTP, by type (never by message text). Most specific first.
 _STATUS: list[tuple[type[NotillmError], int]] = [
@@ -79,22 +94,15 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
         version="0.1.0",
         description="Korean notification commands → exact notification rules, on the device.",
         lifespan=lifespan,
+        # FastAPI's /docs and /redoc load their scripts from a CDN: the browser would leave the
+        # device. /docs is served below from vendored files; ReDoc is not offered.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
-    token = settings.api_token.get_secret_value() if settings.api_token else None
-
-    @app.middleware("http")
-    async def guard(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        if token is not None and request.url.path not in ("/health",):
-            given = request.headers.get("authorization", "")
-            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
-                return _error(401, "unauthorized", "missing or wrong bearer token")
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_BODY_BYTES:
-            return _error(413, "body_too_large", f"request body over {MAX_BODY_BYTES} bytes")
-        return await call_next(request)
+    # Expensive requests take turns here, so a flood of them cannot starve the rest (limits.py).
+    app.state.heavy = WorkLimiter(settings.heavy_slots, settings.heavy_queue, retry_after_s=2)
+    app.state.seen_catalogs = SeenCatalogs()
 
     @app.exception_handler(NotillmError)
     async def on_domain_error(request: Request, exc: NotillmError) -> JSONResponse:
@@ -104,29 +112,39 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
             headers["Retry-After"] = str(exc.retry_after_s)
         if code >= 500 and code not in (503, 504):
             logger.exception("unexpected domain error", exc_info=exc)
-        return _error(code, type(exc).__name__, str(exc), headers)
+        return error_response(code, type(exc).__name__, str(exc), headers)
+
+    @app.exception_handler(Exception)
+    async def on_bug(request: Request, exc: Exception) -> JSONResponse:
+        # A bug still answers in the error shape. The type and place only: an exception's
+        # message can carry the prompt (a tokenizer quoting its input).
+        logger.error("unhandled %s at %s", type(exc).__name__, _where(exc))
+        return error_response(500, "internal_error", "the service failed on this request")
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # Starlette answers a body it cannot decode (e.g. not UTF-8) with a bare 400; to a client
         # that is one more malformed body, so it gets the same 422 as broken JSON.
         if exc.status_code == 400:
-            return _error(422, "invalid_request", [{"loc": ["body"], "msg": str(exc.detail)}])
+            detail = [{"loc": ["body"], "msg": str(exc.detail)}]
+            return error_response(422, "invalid_request", detail)
         name = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return _error(exc.status_code, name, str(exc.detail), dict(exc.headers or {}))
+        return error_response(exc.status_code, name, str(exc.detail), dict(exc.headers or {}))
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         # Never echo the prompt back in privacy mode: report locations and messages only.
         detail = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors()]
-        return _error(422, "invalid_request", detail)
+        return error_response(422, "invalid_request", detail)
 
     @app.post(
         "/v1/handle",
         response_model=HandleResponse,
         responses={
             401: {"model": ErrorResponse},
+            408: {"model": ErrorResponse},
             413: {"model": ErrorResponse},
+            421: {"model": ErrorResponse},
             422: {"model": ErrorResponse},
             503: {"model": ErrorResponse},
             504: {"model": ErrorResponse},
@@ -134,11 +152,26 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
     )
     def handle(req: HandleRequest, request: Request) -> HandleResponse:
         svc: Service = request.app.state.service
-        resp = svc.handle(req)
+        heavy, catalog = is_heavy(req, request.app.state.seen_catalogs)
+        lane = request.app.state.heavy.slot(HEAVY_WAIT_S) if heavy else nullcontext()
+        with lane:
+            try:
+                resp = svc.handle(req)
+            except NotillmError:
+                raise
+            except Exception as exc:
+                # The type and place only: the message of a library's exception can quote the
+                # prompt. Answered as a domain error in the usual shape.
+                logger.error("unhandled %s at %s", type(exc).__name__, _where(exc))
+                raise NotillmError("the service failed on this request") from None
+        if catalog is not None:
+            request.app.state.seen_catalogs.add(catalog)  # its labels are embedded now
         if not settings.privacy:
             logger.info("handled %r -> ok=%s %s", req.prompt, resp.ok, resp.failReason)
         else:
-            logger.info("handled ok=%s fail=%s %.0fms", resp.ok, resp.failReason, resp.meta.latencyMs)
+            logger.info(
+                "handled ok=%s fail=%s %.0fms", resp.ok, resp.failReason, resp.meta.latencyMs
+            )
         return resp
 
     @app.get("/health", response_model=HealthResponse)
@@ -151,79 +184,49 @@ def create_app(settings: Settings, service: Service | None = None) -> FastAPI:
             status="ok", engine=svc.engine, offline=settings.offline, models=svc.models()
         )
 
-    # Outermost, so that no layer buffers an oversized body before it is refused.
-    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
+    from notillm_local.api.page import add_page_routes
+
+    add_page_routes(app, settings)  # GET /: the playground (api/page.py)
+
+    _add_docs(app)
+    _add_edge(app, settings)
     return app
 
 
-class BodyLimit:
-    """413 for a body over `max_bytes`, also when it comes chunked without a Content-Length.
+def _add_docs(app: FastAPI) -> None:
+    """Swagger UI at /docs from vendored files (resources/swagger/, Apache-2.0): no CDN."""
+    app.mount(_SWAGGER_ASSETS, StaticFiles(directory=resources.path("swagger")), name="swagger")
 
-    The guard middleware refuses a declared Content-Length up front; a chunked body declares
-    none, so this counts the bytes as they arrive and stops reading at the limit instead of
-    letting the JSON parser buffer whatever a client sends.
-    """
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length", b"").decode("latin-1")
-        if length.isdigit():
-            if int(length) > self.max_bytes:
-                await self._refuse(scope, receive, send)
-            else:  # the HTTP server holds the client to the length it declared
-                await self.app(scope, receive, send)
-            return
-        if b"chunked" not in headers.get(b"transfer-encoding", b"").lower():
-            await self.app(scope, receive, send)  # no body at all
-            return
-        body, refused = await self._read(receive)
-        if refused:
-            await self._refuse(scope, receive, send)
-            return
-        await self.app(scope, _replay(body, receive), send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = _error(413, "body_too_large", f"request body over {self.max_bytes} bytes")
-        await response(scope, receive, send)
-
-    async def _read(self, receive: Receive) -> tuple[bytes, bool]:
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return b"".join(chunks), False  # disconnect: the app sees an empty body
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                return b"", True
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                return b"".join(chunks), False
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title=f"{app.title} - Swagger UI",
+            swagger_js_url=f"{_SWAGGER_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{_SWAGGER_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{_SWAGGER_ASSETS}/favicon-32x32.png",
+            # Swagger UI would send the schema to validator.swagger.io for its badge.
+            swagger_ui_parameters={"validatorUrl": None},
+        )
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
-    sent = False
+def _add_edge(app: FastAPI, settings: Settings) -> None:
+    """The edge middleware (edge.py); added last = outermost, so the Host check runs first."""
+    from notillm_local.api.page import PUBLIC_PAGE_PATHS
 
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()  # after the body: wait for the disconnect as usual
+    timeout = settings.client_timeout_s
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES, timeout_s=timeout)
+    app.add_middleware(BodyTimeout, timeout_s=timeout)
+    token = settings.bearer_token
+    if settings.auth_required and token is not None:
+        app.add_middleware(BearerAuth, token=token, open_paths=OPEN_PATHS | PUBLIC_PAGE_PATHS,
+                           timeout_s=timeout)
+    app.add_middleware(HostGuard, bound_host=settings.host, timeout_s=timeout)
 
-    return replay
 
-
-def _error(
-    code: int, error: str, detail: object, headers: dict[str, str] | None = None
-) -> JSONResponse:
-    body = ErrorResponse(error=error, detail=json.loads(json.dumps(detail, default=str)))
-    return JSONResponse(status_code=code, content=body.model_dump(), headers=headers)
+def _where(exc: BaseException) -> str:
+    """file:line of the innermost frame, for a log line that carries no exception text."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return f"{tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb is not None else "?"
