@@ -10,48 +10,30 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import platform
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from notillm_local.contract.schemas import HandleRequest, HandleResponse
+from notillm_local.eval.common import (
+    KINDS,
+    REFERENCE_ROWS,
+    TAG_KEYS,
+    latency_summary,
+)
+from notillm_local.eval.plots import _plot_bench, _plot_eval
+from notillm_local.eval.report import render_bench_md, render_eval_md
 from notillm_local.eval.scoring import FieldDiff, extract_rule_correctness, route_correctness
 from notillm_local.settings import EngineMode, Settings
 
 logger = logging.getLogger(__name__)
 
-TAG_KEYS = ("intent", "time", "target")
-KINDS = ("reject", "extract", "pending")
-# The original system's published figures (85 cases), kept as reference rows in bench tables.
-REFERENCE_ROWS: list[dict[str, Any]] = [
-    {
-        "engine": "V1 (original, all GPT-4o)",
-        "reference": True,
-        "accuracy": 0.894,
-        "latency_mean_ms": 4100.0,
-        "latency_p50_ms": None,
-        "latency_p95_ms": 7400.0,
-        "cost_per_request_usd": 0.010,
-        "hosted_call_rate": 1.0,
-    },
-    {
-        "engine": "V3 (original, gate + GPT-4o)",
-        "reference": True,
-        "accuracy": 0.902,
-        "latency_mean_ms": 3300.0,
-        "latency_p50_ms": None,
-        "latency_p95_ms": 7000.0,
-        "cost_per_request_usd": None,
-        "hosted_call_rate": 0.79,
-    },
-]
 V1 = REFERENCE_ROWS[0]
 WARMUP_PROMPT = "30분 동안 카톡 알림 꺼줘"
 
@@ -112,29 +94,6 @@ def load_cases(path: Path) -> list[Case]:
         tags = {str(k): str(v) for k, v in (raw.get("tags") or {}).items() if v is not None}
         cases.append(Case(case_id, raw["input"], raw["expected"], tags))
     return cases
-
-
-# --------------------------------------------------------------------------- statistics
-
-
-def percentile(values: Sequence[float], q: float) -> float | None:
-    """Linear interpolation between closest ranks (numpy's default), q in [0, 100]."""
-    if not values:
-        return None
-    xs = sorted(values)
-    pos = (len(xs) - 1) * q / 100.0
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
-
-
-def latency_summary(values_ms: Sequence[float]) -> dict[str, float | None]:
-    return {
-        "mean_ms": (sum(values_ms) / len(values_ms)) if values_ms else None,
-        "p50_ms": percentile(values_ms, 50),
-        "p95_ms": percentile(values_ms, 95),
-        "p99_ms": percentile(values_ms, 99),
-        "max_ms": max(values_ms) if values_ms else None,
-    }
 
 
 def process_rss_mb() -> dict[str, float | None]:
@@ -210,7 +169,8 @@ def _run_case(service: Service, case: Case) -> dict[str, Any]:
         "expected_pendingAction": case.expected.get("pendingAction"),
     }
     try:
-        req = HandleRequest.model_validate(case.input)
+        # The trace says who decided each slot (code, model, both), for the agreement table.
+        req = HandleRequest.model_validate({**case.input, "trace": True})
     except Exception as exc:  # a bad case is the dataset's fault, report it, never crash
         record.update(
             rule=0,
@@ -249,11 +209,19 @@ def _run_case(service: Service, case: Case) -> dict[str, Any]:
         fallback_used=meta.fallbackUsed,
         cost_usd=meta.costUsd,
         service_latency_ms=meta.latencyMs,
+        agreement=_agreement(answer),
         diffs=[d.to_dict() for d in rule_diffs]
         + [d.to_dict() for d in route_diffs if d.field not in seen],
         got=_compact_answer(answer),
     )
     return record
+
+
+def _agreement(answer: HandleResponse) -> str:
+    """How code and model related on this request: "code" when no model was asked."""
+    trace = answer.meta.trace
+    notes = [s.note for s in (trace.slots if trace else []) if s.decidedBy == "model" and s.note]
+    return notes[0] if notes else ("hosted" if answer.meta.hostedCalls else "code")
 
 
 def _accuracy(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -327,6 +295,10 @@ def summarise(records: list[dict[str, Any]], engine: str) -> dict[str, Any]:
         },
         "per_tag": per_tag,
         "per_pending_action": {a: _accuracy(g) for a, g in sorted(per_action.items())},
+        "agreement": {
+            a: _accuracy(r for r in answered if r.get("agreement") == a)
+            for a in sorted({str(r["agreement"]) for r in answered if r.get("agreement")})
+        },
         "per_kind": per_kind,
         "coverage": coverage,
         "failures": failures,
@@ -364,6 +336,9 @@ def run_eval(
     records: list[dict[str, Any]] = []
     warmup_ms: float | None = None
     try:
+        wait_warm = getattr(service, "wait_warm", None)
+        if callable(wait_warm):
+            wait_warm()
         if EngineMode(engine) is not EngineMode.HOSTED:
             # The first model call pays one-off costs (allocations, prompt-prefix cache); a
             # hosted warm-up would cost money and measure nothing local.
@@ -534,265 +509,3 @@ def bench_row(engine: str, rep: dict[str, Any]) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- rendering
-
-
-def _f(v: Any, fmt: str = "{:.3f}") -> str:
-    return "–" if v is None else fmt.format(v)
-
-
-def _ms(v: Any) -> str:
-    if v is None:
-        return "–"
-    # Rule-only answers take well under a millisecond; keep them distinguishable from zero.
-    return f"{v:.2f} ms" if v < 10 else f"{v:,.0f} ms"
-
-
-def _pct(v: Any) -> str:
-    return "–" if v is None else f"{v * 100:.1f}%"
-
-
-def _usd(v: Any) -> str:
-    return "–" if v is None else f"${v:.5f}"
-
-
-def render_eval_md(rep: dict[str, Any]) -> str:
-    acc, lat, calls = rep["accuracy"], rep["latency"], rep["model_calls"]
-    lines = [
-        f"# Evaluation: engine `{rep['engine']}`",
-        "",
-        f"Dataset `{rep['dataset']}` · {rep['runs']} cases · offline={rep['offline']} · "
-        f"errors {rep['errors']}",
-        "",
-        "| metric | value |",
-        "|---|---|",
-        f"| extract_rule_correctness | {_f(acc['rule'])} |",
-        f"| route_correctness | {_f(acc['route'])} |",
-        f"| latency mean / P50 / P95 / P99 | {_ms(lat['mean_ms'])} / {_ms(lat['p50_ms'])} / "
-        f"{_ms(lat['p95_ms'])} / {_ms(lat['p99_ms'])} |",
-        f"| cost total / per request | {_usd(rep['cost']['total_usd'])} / "
-        f"{_usd(rep['cost']['per_request_usd'])} |",
-        f"| model calls (llmCalls) total / per request | {calls['llm_calls']} / "
-        f"{_f(calls['llm_calls_per_request'], '{:.2f}')} |",
-        f"| hosted calls / hosted call rate | {calls['hosted_calls']} / "
-        f"{_pct(calls['hosted_call_rate'])} |",
-        f"| fallback rate | {_pct(calls['fallback_rate'])} |",
-        f"| RSS after warm-up / peak | {_f(rep['memory']['after_warmup']['rss_mb'], '{:.0f}')} MB"
-        f" / {_f(rep['memory']['at_end']['peak_rss_mb'], '{:.0f}')} MB |",
-        f"| build / warm-up | {_f(rep['timing']['build_s'], '{:.1f}')} s / "
-        f"{_ms(rep['timing']['warmup_ms'])} |",
-        "",
-        "## By request kind",
-        "",
-        "| kind | n | rule | route | mean | P50 | P95 |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for kind, k in rep["per_kind"].items():
-        lines.append(
-            f"| {kind} | {k['n']} | {_f(k['rule'])} | {_f(k['route'])} | "
-            f"{_ms(k['mean_ms'])} | {_ms(k['p50_ms'])} | {_ms(k['p95_ms'])} |"
-        )
-    lines += [
-        "",
-        "## Accuracy per tag value",
-        "",
-        "| tag | value | n | rule | route |",
-        "|---|---|---|---|---|",
-    ]
-    for key, values in rep["per_tag"].items():
-        for value, a in values.items():
-            lines.append(f"| {key} | {value} | {a['n']} | {_f(a['rule'])} | {_f(a['route'])} |")
-    lines += [
-        "",
-        "## Accuracy per pending action",
-        "",
-        "| action | n | rule | route |",
-        "|---|---|---|---|",
-    ]
-    for action, a in rep["per_pending_action"].items():
-        lines.append(f"| {action} | {a['n']} | {_f(a['rule'])} | {_f(a['route'])} |")
-    lines += [
-        "",
-        "## Coverage (cases per tag value)",
-        "",
-        "| tag | value | cases |",
-        "|---|---|---|",
-    ]
-    for key, values in rep["coverage"].items():
-        for value, n in values.items():
-            lines.append(f"| {key} | {value} | {n} |")
-    lines += ["", f"## Failed cases ({len(rep['failures'])})", ""]
-    for fail in rep["failures"]:
-        orig = f" (pending on “{fail['pendingOriginal']}”)" if fail.get("pendingOriginal") else ""
-        lines.append(f"- **{fail['id']}** [{fail['kind']}] “{fail['prompt']}”{orig}")
-        for d in fail["diffs"]:
-            lines.append(
-                f"  - `{d['field']}`: expected `{_j(d['expected'])}`, got `{_j(d['got'])}`"
-            )
-    if rep.get("plots"):
-        lines += ["", "## Plots", ""] + [f"![{Path(p).stem}]({Path(p).name})" for p in rep["plots"]]
-    return "\n".join(lines) + "\n"
-
-
-def _j(v: Any) -> str:
-    return json.dumps(v, ensure_ascii=False).replace("|", "\\|")
-
-
-def render_bench_md(bench: dict[str, Any]) -> str:
-    lines = [
-        "# Latency comparison (bench)",
-        "",
-        f"Dataset `{bench['dataset']}`. Reference rows are the original system's published "
-        "figures on its own 85 cases, not runs on this dataset; ratios are against V1.",
-        "",
-        "| engine | accuracy | route | mean | P50 | P95 | cost/request | hosted call rate | "
-        "acc vs V1 | mean vs V1 | P95 vs V1 | cost vs V1 |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for row in bench["rows"] + bench["reference_rows"]:
-        name = f"*{row['engine']}*" if row.get("reference") else f"**{row['engine']}**"
-        lines.append(
-            f"| {name} | {_f(row['accuracy'])} | {_f(row.get('route_accuracy'))} | "
-            f"{_ms(row['latency_mean_ms'])} | {_ms(row['latency_p50_ms'])} | "
-            f"{_ms(row['latency_p95_ms'])} | {_usd(row['cost_per_request_usd'])} | "
-            f"{_pct(row['hosted_call_rate'])} | {_f(row['accuracy_vs_v1'], '{:.2f}×')} | "
-            f"{_f(row['latency_mean_vs_v1'], '{:.2f}×')} | {_f(row['latency_p95_vs_v1'], '{:.2f}×')} | "
-            f"{_f(row['cost_vs_v1'], '{:.2f}×')} |"
-        )
-    if bench["skipped"]:
-        lines += ["", "## Skipped engines", ""]
-        lines += [f"- **{e}**: {why}" for e, why in bench["skipped"].items()]
-    if bench["per_kind"]:
-        lines += [
-            "",
-            "## Latency by request kind",
-            "",
-            "| engine | kind | n | P50 | P95 |",
-            "|---|---|---|---|---|",
-        ]
-        for engine, kinds in bench["per_kind"].items():
-            for kind, k in kinds.items():
-                lines.append(
-                    f"| {engine} | {kind} | {k['n']} | {_ms(k['p50_ms'])} | {_ms(k['p95_ms'])} |"
-                )
-    if bench["memory"]:
-        lines += [
-            "",
-            "## Process memory",
-            "",
-            "| engine | RSS after warm-up | peak RSS |",
-            "|---|---|---|",
-        ]
-        for engine, mem in bench["memory"].items():
-            lines.append(
-                f"| {engine} | {_f(mem['after_warmup']['rss_mb'], '{:.0f}')} MB | "
-                f"{_f(mem['at_end']['peak_rss_mb'], '{:.0f}')} MB |"
-            )
-        lines.append("")
-        lines.append("Engines run one after another in one process, so peak RSS accumulates.")
-    if bench.get("plots"):
-        lines += ["", "## Plots", ""] + [
-            f"![{Path(p).stem}]({Path(p).name})" for p in bench["plots"]
-        ]
-    return "\n".join(lines) + "\n"
-
-
-# --------------------------------------------------------------------------- plots
-
-
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")  # no display on a server; must precede pyplot
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _cdf(ax: Any, values: Sequence[float], label: str) -> None:
-    xs = sorted(values)
-    ys = [(i + 1) / len(xs) for i in range(len(xs))]
-    ax.step(xs, ys, where="post", label=label)
-
-
-def _plot_eval(rep: dict[str, Any], latencies: list[float], out_dir: Path) -> list[str]:
-    plt = _pyplot()
-    engine = rep["engine"]
-    paths: list[str] = []
-    if latencies:
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
-        ax1.hist(latencies, bins=min(40, max(5, len(latencies) // 5)))
-        ax1.set(title=f"Latency histogram ({engine})", xlabel="ms", ylabel="cases")
-        _cdf(ax2, latencies, engine)
-        for q, style in ((50, ":"), (95, "--")):
-            v = percentile(latencies, q)
-            if v is not None:
-                ax2.axvline(v, linestyle=style, color="grey", label=f"P{q} {v:,.0f} ms")
-        ax2.set(title=f"Latency CDF ({engine})", xlabel="ms", ylabel="fraction ≤ x")
-        ax2.legend()
-        fig.tight_layout()
-        path = out_dir / f"latency_{engine}.png"
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        paths.append(str(path))
-    labels, values = [], []
-    for key in TAG_KEYS:
-        for value, a in rep["per_tag"].get(key, {}).items():
-            labels.append(f"{key}:{value} (n={a['n']})")
-            values.append(a["rule"] or 0.0)
-    for action, a in rep["per_pending_action"].items():
-        labels.append(f"pending:{action} (n={a['n']})")
-        values.append(a["rule"] or 0.0)
-    if labels:
-        fig, ax = plt.subplots(figsize=(8, 0.32 * len(labels) + 1.2))
-        ax.barh(labels[::-1], values[::-1])
-        ax.set(
-            xlim=(0, 1),
-            xlabel="extract_rule_correctness",
-            title=f"Accuracy per tag value ({engine})",
-        )
-        fig.tight_layout()
-        path = out_dir / f"accuracy_by_tag_{engine}.png"
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        paths.append(str(path))
-    return paths
-
-
-def _plot_bench(
-    reports: dict[str, dict[str, Any]], latencies: dict[str, list[float]], out_dir: Path
-) -> list[str]:
-    if not reports:
-        return []
-    plt = _pyplot()
-    paths: list[str] = []
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for engine, lat in latencies.items():
-        if lat:
-            _cdf(ax, lat, engine)
-    for ref in REFERENCE_ROWS:
-        ax.axvline(ref["latency_p95_ms"], linestyle="--", color="grey", alpha=0.6)
-    ax.set(
-        xscale="log",
-        xlabel="ms (log)",
-        ylabel="fraction ≤ x",
-        title="Latency CDF per engine (dashed: original V1/V3 P95)",
-    )
-    ax.legend()
-    fig.tight_layout()
-    path = out_dir / "bench_latency_cdf.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    paths.append(str(path))
-
-    names = list(reports) + [r["engine"] for r in REFERENCE_ROWS]
-    accs = [rep["accuracy"]["rule"] or 0.0 for rep in reports.values()]
-    accs += [r["accuracy"] for r in REFERENCE_ROWS]
-    fig, ax = plt.subplots(figsize=(7, 0.5 * len(names) + 1.2))
-    ax.barh(names[::-1], accs[::-1])
-    ax.set(xlim=(0, 1), xlabel="extract_rule_correctness", title="Accuracy per engine")
-    fig.tight_layout()
-    path = out_dir / "bench_accuracy.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    paths.append(str(path))
-    return paths

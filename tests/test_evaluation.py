@@ -9,12 +9,8 @@ from typing import Any
 import pytest
 
 from notillm_local.contract.schemas import HandleRequest, HandleResponse
-from notillm_local.eval.harness import (
-    load_cases,
-    percentile,
-    run_bench,
-    run_eval,
-)
+from notillm_local.eval.common import percentile
+from notillm_local.eval.harness import load_cases, run_bench, run_eval
 from notillm_local.settings import Settings
 
 NOW = "2026-08-14T21:30:00+09:00"

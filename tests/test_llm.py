@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import ctypes
+import logging
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from notillm_local.engines.local import GenerationStats, LocalModel
-from notillm_local.errors import DeadlineExceeded, ModelLoadError, Overloaded
+from notillm_local.engines.grammars import GrammarSet
+from notillm_local.engines.local import GenerationStats, LocalModel, route_native_logs
+from notillm_local.errors import DeadlineExceeded, ExtractionError, ModelLoadError, Overloaded
 from notillm_local.models.catalog import load_catalog, sha256_of, verify
 
 
@@ -45,6 +49,105 @@ def test_generation_follows_the_grammar_and_reuses_the_prefix(local_model) -> No
     assert out2 == out  # greedy: same prompt, same answer
     assert second.reused_tokens >= len(prefix) - 1
     assert second.prompt_tokens <= 1
+    # The full mask every step: no shortlist, so nothing to fall back from.
+    assert first.full_vocab_fallbacks == 0
+    # The closing newline is the grammar's, not the model's: it is never evaluated.
+    assert first.forced_tokens == 1
+
+
+def test_a_grammar_object_can_be_used_again(local_model) -> None:
+    prefix = local_model.bos() + local_model.tokenize("질문: 하늘은 무슨 색인가?\n답:")
+    g = local_model.grammar('root ::= " " ("파랑" | "빨강") "\\n"')
+    with local_model.turn(timeout_s=30, max_waiting=2):
+        a = local_model.generate(prefix, g, max_tokens=8)
+        b = local_model.generate(prefix, g, max_tokens=8)
+    assert a == b
+
+
+def test_too_few_tokens_is_an_extraction_error(local_model) -> None:
+    prefix = local_model.bos() + local_model.tokenize("질문: 하늘은 무슨 색인가?\n답:")
+    g = local_model.grammar('root ::= " " "다른 기기에서도 전화/문자하기" "\\n"')
+    with local_model.turn(timeout_s=30, max_waiting=2), pytest.raises(ExtractionError):
+        local_model.generate(prefix, g, max_tokens=2)
+
+
+def _reference_decode(model: LocalModel, prompt: list[int], grammar: str, max_tokens: int) -> str:
+    """Greedy under llama.cpp's own GBNF engine, asked about the whole vocabulary each step."""
+    g = model.llama_cpp_grammar(grammar)
+    every = np.arange(model._n_vocab, dtype=np.int32)
+    model.feed(prompt)
+    out = b""
+    try:
+        for _ in range(max_tokens):
+            logits = model._last_logits()
+            allowed = g.allowed(every)
+            tok = int(np.argmax(np.where(allowed, logits, -np.inf)))
+            g.accept(tok)
+            out += model.piece(tok)
+            text = out.decode("utf-8", errors="ignore")
+            if text.endswith("\n"):
+                return text[:-1]
+            model._append(tok)
+    finally:
+        g.close()
+    raise AssertionError("reference decode did not finish")
+
+
+def test_decoder_matches_llama_cpp_grammar_over_the_whole_vocabulary(local_model) -> None:
+    """llguidance's full mask picks what llama.cpp's engine would, asked about every token."""
+    grammars = GrammarSet.load()
+    m = local_model
+    labels = ["카카오톡", "메시지", "Instagram", "YouTube", "Slack", "전화"]
+    cases = [
+        ("지금부터 2시간 카톡이랑 인스타 알림 받지마\n의도: 끄기\n앱:", grammars.apps_for(labels)),
+        ("슬랙 빼고 다 꺼줘\n의도:", grammars.intent),
+        ("택배 알림만 받을래\n의도: 허용\n앱: 없음\n키워드:",
+         grammars.keywords_for(["택배", "알림만", "받을래"])),
+    ]
+    with m.turn(timeout_s=60, max_waiting=2):
+        for text, grammar in cases:
+            prompt = m.bos() + m.tokenize("문장: " + text)
+            ours = m.generate(prompt, m.grammar(grammar), max_tokens=24)
+            assert ours == _reference_decode(m, prompt, grammar, 24), text
+
+
+def test_prompt_words_never_reach_stderr(local_model, capfd, caplog) -> None:
+    """Words no engine can take are left out of the grammar; nothing native prints them."""
+    caplog.set_level(logging.DEBUG)
+    grammars = GrammarSet.load()
+    m = local_model
+    words = ["비밀\x00문자", "\ud800x", "택배", "ctl\x1bword"]
+    prompt = m.bos() + m.tokenize("문장: 택배 알림만 받을래\n의도: 허용\n앱: 없음\n키워드:")
+    with m.turn(timeout_s=60, max_waiting=2):
+        out = m.generate(prompt, m.grammar(grammars.keywords_for(words)), max_tokens=16)
+    assert out.strip() in {"택배", "없음"}
+    assert capfd.readouterr().err == ""
+    assert "비밀" not in caplog.text
+
+
+def test_llama_cpp_logs_go_to_python_logging_without_text(local_model, capfd, caplog) -> None:
+    import llama_cpp
+
+    caplog.set_level(logging.DEBUG, logger="notillm_local.engines.local")
+    # A grammar without the asked-for root: llama.cpp reports it through its log callback.
+    smpl = llama_cpp.llama_sampler_init_grammar(
+        local_model._vocab, 'secret ::= "비밀"'.encode(), b"root"
+    )
+    assert not smpl
+    assert capfd.readouterr().err == ""
+    assert "llama.cpp error withheld" in caplog.text
+    assert "root" not in caplog.text
+    caplog.clear()
+    route_native_logs(privacy=False)
+    try:
+        llama_cpp.llama_sampler_init_grammar(
+            local_model._vocab, 'secret ::= "비밀"'.encode(), b"root"
+        )
+    finally:
+        route_native_logs(privacy=True)
+    assert "does not contain a 'root' symbol" in caplog.text
+    assert capfd.readouterr().err == ""
+    assert ctypes  # the callback is a ctypes function kept alive by the module
 
 
 def test_queue_is_bounded_and_has_a_deadline(local_model) -> None:

@@ -1,27 +1,35 @@
 """The local GGUF model under llama-cpp-python, decoded greedily under a GBNF grammar.
 
 Why not `Llama.create_completion(grammar=...)`: its sampler chain runs the penalty and grammar
-samplers over the whole 262k-token Gemma vocabulary at every step, which made grammar-held
-generation 2-3x slower than free generation here. This decoder asks the grammar only about the
-model's top candidates and falls back to the whole vocabulary when none of them is allowed, so
-the output is exactly what the grammar admits, at nearly free-generation speed. It also keeps
-the evaluated tokens so a request re-evaluates only what differs from the previous prompt
-(the fixed few-shot prefix stays in the KV cache).
+samplers over the whole 262k-token Gemma vocabulary at every step, in llama.cpp's GBNF engine,
+which made grammar-held generation 2-3x slower than free generation here. This decoder asks
+llguidance (engines/guidance.py) for the full mask of allowed tokens at every step (tens of
+microseconds) and takes the best-scoring allowed token, so the output is exactly what the
+grammar admits, with no shortlist to guess and no slow path (docs/decoder.md has the bench). It
+also keeps the evaluated tokens so a request re-evaluates only what differs from the previous
+prompt (the fixed few-shot prefix stays in the KV cache).
+
+llama.cpp's own GBNF engine stays available (`LlamaCppGrammar`, `accepts_llama_cpp`): the tests
+hold llguidance's reading of every grammar to it.
 """
 
 from __future__ import annotations
 
 import ctypes
 import logging
+import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from notillm_local.engines.guidance import GuidedGrammar, build_tokenizer, check_grammar_text
 from notillm_local.errors import (
     DeadlineExceeded,
     ExtractionError,
@@ -32,8 +40,9 @@ from notillm_local.errors import (
 
 logger = logging.getLogger(__name__)
 
-# Candidates the grammar is asked about first; almost always one of them is allowed.
-_TOP_K = 64
+# What callers hold and pass to `generate`.
+CompiledGrammar = GuidedGrammar
+
 # llama_token_data as numpy sees it (id, logit, p; C layout).
 _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
 
@@ -42,22 +51,92 @@ _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float3
 class GenerationStats:
     prompt_tokens: int = 0  # tokens actually evaluated (after prefix reuse)
     reused_tokens: int = 0
-    generated_tokens: int = 0
-    full_vocab_fallbacks: int = 0
+    generated_tokens: int = 0  # tokens chosen from the model's logits
+    forced_tokens: int = 0  # closing tokens the grammar left no choice about (not evaluated)
+    full_vocab_fallbacks: int = 0  # always 0 since the full mask is computed at every step
+    mask_seconds: float = 0.0  # grammar masks and token choice, model evaluation excluded
     seconds: float = 0.0
 
 
-class CompiledGrammar:
+# -- native output ----------------------------------------------------------------------------
+# llama.cpp and ggml report through one callback; llama-cpp-python's default prints errors to
+# stderr, and a grammar error quotes the grammar, i.e. the user's words.
+_log_callback: Any = None
+_log_private = True
+# ggml_log_level in this llama.cpp (llama-cpp-python's _logger.py still has an older order).
+_LOG_LEVELS = {3: "warning", 4: "error"}
+
+
+def route_native_logs(*, privacy: bool = True) -> None:
+    """Send llama.cpp's and ggml's log lines to Python logging at DEBUG, never to stderr.
+
+    With `privacy` only the level and length of a line are logged, as any line may quote
+    prompt words (a grammar, a token piece).
+    """
+    global _log_callback, _log_private
+    import llama_cpp
+
+    _log_private = privacy
+    if _log_callback is not None:
+        return
+
+    def sink(level: int, text: bytes | None, _user_data: ctypes.c_void_p) -> None:
+        try:
+            if not logger.isEnabledFor(logging.DEBUG) or not text:
+                return
+            if _log_private:
+                name = _LOG_LEVELS.get(level)
+                if name is not None:
+                    logger.debug("llama.cpp %s withheld (%d bytes)", name, len(text))
+            else:
+                logger.debug("llama.cpp: %s", text.decode("utf-8", errors="replace").rstrip())
+        except Exception:  # pragma: no cover - an exception must never cross into C
+            pass
+
+    # Kept in a module global: llama.cpp holds only the raw pointer.
+    _log_callback = llama_cpp.llama_log_callback(sink)
+    llama_cpp.llama_log_set(_log_callback, ctypes.c_void_p(0))
+
+
+_stderr_lock = threading.Lock()
+
+
+@contextmanager
+def _stderr_silenced() -> Iterator[None]:
+    """fd 2 to /dev/null: llama.cpp's GBNF parser prints a failing grammar with fprintf.
+
+    Only llama.cpp's own grammar engine needs this (tests, the bench); serving compiles
+    grammars with llguidance, which prints nothing. Other threads' stderr output in this
+    window (microseconds) is lost as well.
+    """
+    with _stderr_lock:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(devnull)
+
+
+class LlamaCppGrammar:
     """A GBNF grammar parsed by llama.cpp itself; one sampler per generation."""
 
     def __init__(self, vocab: ctypes.c_void_p, text: str, root: str = "root") -> None:
         import llama_cpp
 
+        check_grammar_text(text)
         self.text = text
         self._llama_cpp = llama_cpp
-        smpl = llama_cpp.llama_sampler_init_grammar(vocab, text.encode("utf-8"), root.encode())
+        with _stderr_silenced():
+            smpl = llama_cpp.llama_sampler_init_grammar(
+                vocab, text.encode("utf-8"), root.encode()
+            )
         if not smpl:
-            raise GrammarError(f"llama.cpp rejected the grammar:\n{text[:500]}")
+            raise GrammarError("llama.cpp rejected the grammar")
         self._smpl = smpl
 
     def allowed(self, token_ids: np.ndarray) -> np.ndarray:
@@ -102,6 +181,7 @@ class LocalModel:
         n_ctx: int = 1024,
         lora_path: Path | None = None,
         model_id: str | None = None,
+        privacy: bool = True,
     ) -> None:
         if not path.is_file():
             raise ModelLoadError(f"model file not found: {path}")
@@ -110,6 +190,7 @@ class LocalModel:
         import llama_cpp
 
         self._lc = llama_cpp
+        route_native_logs(privacy=privacy)
         t0 = time.perf_counter()
         try:
             self._llm = llama_cpp.Llama(
@@ -135,9 +216,32 @@ class LocalModel:
         self._vocab = self._llm._model.vocab
         self._n_vocab = self._llm.n_vocab()
         self._tokens: list[int] = []
-        self._every_token = np.arange(self._n_vocab, dtype=np.int32)
         self._piece_cache: dict[int, bytes] = {}
+        # llguidance's view of the vocabulary takes about 2 s to build: built beside the rest of
+        # start-up (encoder, prefix warm-up); the first grammar waits for it.
+        self._guidance_vocab: Any = None
+        self._guidance_failure: str | None = None
+        self._guidance_ready = threading.Event()
+        threading.Thread(
+            target=self._build_guidance_vocab, name="llguidance-vocab", daemon=True
+        ).start()
         logger.info("loaded %s in %.2fs", path.name, self.load_seconds)
+
+    def _build_guidance_vocab(self) -> None:
+        try:
+            self._guidance_vocab = build_tokenizer(self._vocab)
+        except Exception as exc:  # surfaced to the first caller that needs a grammar
+            self._guidance_failure = f"{type(exc).__name__}: {exc}"
+            logger.error("llguidance tokenizer failed: %s", self._guidance_failure)
+        finally:
+            self._guidance_ready.set()
+
+    def guidance_vocab(self) -> Any:
+        """The llguidance tokenizer (waits for the start-up build)."""
+        self._guidance_ready.wait()
+        if self._guidance_vocab is None:
+            raise ModelLoadError(f"llguidance tokenizer unavailable: {self._guidance_failure}")
+        return self._guidance_vocab
 
     # -- one request at a time --------------------------------------------------------------
     @contextmanager
@@ -176,16 +280,32 @@ class LocalModel:
             self._piece_cache[token_id] = p
         return p
 
-    def grammar(self, text: str) -> CompiledGrammar:
-        return CompiledGrammar(self._vocab, text)
+    def grammar(self, text: str) -> GuidedGrammar:
+        """A GBNF grammar compiled by llguidance, for `generate`."""
+        return GuidedGrammar(self.guidance_vocab(), text)
+
+    def llama_cpp_grammar(self, text: str) -> LlamaCppGrammar:
+        """The same GBNF grammar parsed by llama.cpp's own engine (tests, the bench)."""
+        return LlamaCppGrammar(self._vocab, text)
 
     def accepts(self, grammar_text: str, text: str) -> bool:
-        """Whether llama.cpp's own grammar engine admits exactly `text` (token by token).
+        """Whether the decoder's grammar engine (llguidance) admits exactly `text`.
 
-        Used by tests and diagnostics; it reads the grammar as the decoder does, including the
-        end: after the last token only an end-of-generation token may follow.
+        Token by token, in the model's own tokenization, then the end: after the last token
+        the grammar must be complete.
         """
         g = self.grammar(grammar_text)
+        for tok in self.tokenize(text):
+            if not g.allowed_mask(np.array([tok]))[0]:
+                return False
+            g.accept(tok)
+        return g.is_accepting()
+
+    def accepts_llama_cpp(self, grammar_text: str, text: str) -> bool:
+        """The same question put to llama.cpp's GBNF engine: after the last token only an
+        end-of-generation token may follow.
+        """
+        g = self.llama_cpp_grammar(grammar_text)
         try:
             for tok in self.tokenize(text):
                 if not g.allowed(np.array([tok], dtype=np.int32))[0]:
@@ -228,7 +348,7 @@ class LocalModel:
     def generate(
         self,
         prompt_tokens: list[int],
-        grammar: CompiledGrammar,
+        grammar: GuidedGrammar,
         *,
         max_tokens: int,
         stop: str = "\n",
@@ -236,40 +356,65 @@ class LocalModel:
     ) -> str:
         """Greedy decoding held by `grammar`; returns text up to and excluding `stop`.
 
-        The grammar must end with `stop`, so finishing the grammar is seeing `stop`.
+        The grammar must end with `stop`, so finishing the grammar is seeing `stop`. The grammar
+        starts from its beginning on every call.
         """
         t0 = time.perf_counter()
+        grammar.reset()
         self.feed(prompt_tokens, stats)
+        stop_bytes = stop.encode("utf-8")
         out = b""
-        for _ in range(max_tokens):
-            logits = self._last_logits()
-            top = np.argpartition(-logits, _TOP_K)[:_TOP_K]
-            top = top[np.argsort(-logits[top])]
-            mask = grammar.allowed(top)
-            if mask.any():
-                tok = int(top[int(np.argmax(mask))])
-            else:
-                if stats is not None:
-                    stats.full_vocab_fallbacks += 1
-                allowed = grammar.allowed(self._every_token)
-                if not allowed.any():
+        mask_s = 0.0
+        try:
+            for _ in range(max_tokens):
+                tm = time.perf_counter()
+                allowed = grammar.allowed_ids()
+                if allowed.size == 0:
                     raise ExtractionError("grammar admits no further token")
-                masked = np.where(allowed, logits, -np.inf)
-                tok = int(np.argmax(masked))
-            grammar.accept(tok)
-            out += self.piece(tok)
-            if stats is not None:
-                stats.generated_tokens += 1
-            text = out.decode("utf-8", errors="ignore")
-            if text.endswith(stop):
+                tok = int(allowed[np.argmax(self._last_logits()[allowed])])
+                grammar.accept(tok)
+                out += self.piece(tok)
                 if stats is not None:
-                    stats.seconds += time.perf_counter() - t0
-                return text[: -len(stop)]
-            self._append(tok)
-        raise ExtractionError(f"no complete answer within {max_tokens} tokens: {out!r}")
+                    stats.generated_tokens += 1
+                text = out.decode("utf-8", errors="ignore")
+                if text.endswith(stop):
+                    mask_s += time.perf_counter() - tm
+                    return text[: -len(stop)]
+                closes = self._closes_with_stop(grammar, stop_bytes, stats)
+                mask_s += time.perf_counter() - tm
+                if closes:
+                    # Only the stop can follow: evaluating this token would change nothing.
+                    return text
+                self._append(tok)
+            raise ExtractionError(f"no complete answer within {max_tokens} tokens: {out!r}")
+        finally:
+            if stats is not None:
+                stats.mask_seconds += mask_s
+                stats.seconds += time.perf_counter() - t0
+
+    @staticmethod
+    def _closes_with_stop(
+        grammar: GuidedGrammar, stop_bytes: bytes, stats: GenerationStats | None
+    ) -> bool:
+        """Whether the grammar forces exactly `stop` next and nothing after it."""
+        if grammar.forced_bytes() != stop_bytes:
+            return False
+        forced = grammar.forced_tokens()
+        if not forced:
+            return False
+        for tok in forced:
+            grammar.accept(tok)
+        if grammar.is_stopped():
+            if stats is not None:
+                stats.forced_tokens += len(forced)
+            return True
+        grammar.rollback(len(forced))
+        return False
 
     def close(self) -> None:
-        # Never free the context under a running decode (a background warm-up, a request).
+        # Never free the context under a running decode (a background warm-up, a request), nor
+        # under the tokenizer build, which reads the vocabulary.
+        self._guidance_ready.wait()
         with self.lock:
             try:
                 self._llm.close()

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
-from notillm_local.domain import AppMatch
+from notillm_local.domain import AppMatch, AppRef
 from notillm_local.engines.grammars import GrammarSet
 from notillm_local.engines.local import GenerationStats, LocalModel
 from notillm_local.errors import NotillmError
 from notillm_local.settings import ExtractorMode
 from notillm_local.stages.apps import InstalledIndex, Unresolved, normalise
-from notillm_local.stages.slots import RuleSlotReader, SlotReading, blank_spans, strip_suffixes
+from notillm_local.stages.slots import RuleSlotReader, SlotReading
+from notillm_local.stages.words import TIME_GAP, blank_spans, strip_suffixes
 
 logger = logging.getLogger(__name__)
 
@@ -66,11 +68,26 @@ FEW_SHOT = """다음은 휴대폰 알림 명령을 분석한 기록이다. 의�
 """
 
 
-@dataclass
+@dataclass(frozen=True)
+class ModelAnswer:
+    """What the model said for one turn, slot by slot (None: not asked)."""
+
+    intent: str | None = None
+    apps: tuple[str, ...] | None = None  # labels, "기타" per app the device lacks
+    keywords: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
 class Extraction:
     reading: SlotReading
     llm_calls: int = 0
     stats: GenerationStats | None = None
+    model: ModelAnswer | None = None
+    decided_by_model: frozenset[str] = frozenset()
+    # How code and model related (docs/decisions.md, "Code and model"): "model" (model mode),
+    # "filled" (the model decided only what code could not), "agree", "code-kept" (they
+    # disagreed on a slot code had read; code's reading stands), "asked" (a word nobody placed).
+    agreement: str = "code"
 
 
 class SlotExtractor:
@@ -95,9 +112,22 @@ class SlotExtractor:
         self._prefix_text = prefix
         self._prefix_tokens: list[int] | None = None
 
-    def read(self, prompt: str, time_spans: list[tuple[int, int]], installed: InstalledIndex) -> SlotReading:
+    @property
+    def app_words(self) -> list[str]:
+        """Every word the alias table knows as an app, as a lookup key."""
+        return self._reader.app_words
+
+    @property
+    def app_names(self) -> list[str]:
+        """Every app name and alias as written (spaces kept)."""
+        return self._reader.app_names
+
+    def read(
+        self, prompt: str, time_spans: list[tuple[int, int]], installed: InstalledIndex
+    ) -> SlotReading:
         """Code's reading of everything outside the time spans; never calls the model."""
-        return self._reader.read(blank_spans(prompt, time_spans), installed, original=prompt)
+        text = blank_spans(prompt, time_spans, fill=TIME_GAP)
+        return self._reader.read(text, installed, original=prompt)
 
     def wants_model(self, reading: SlotReading) -> bool:
         if self._mode is ExtractorMode.RULES:
@@ -114,28 +144,45 @@ class SlotExtractor:
         timeout_s: float = 20.0,
         max_waiting: int = 16,
     ) -> Extraction:
-        """Let the model fill the slots code left unsure (all slots in model mode)."""
+        """The reading with the slots code left unsure decided by the model (all in model mode)."""
         if not self.wants_model(reading):
             return Extraction(reading=reading)
         assert self._model is not None
+        full = self._mode is ExtractorMode.MODEL
+        slots = {"intent", "target"} if full else set(reading.unsure)
         rest = blank_spans(prompt, time_spans)
+        stats = GenerationStats()
         with self._model.turn(timeout_s=timeout_s, max_waiting=max_waiting):
-            stats = GenerationStats()
-            self._ask_model(prompt, rest, reading, installed, stats)
+            said = self._ask_model(prompt, rest, reading, installed, slots, stats)
         logger.debug("model extraction: %s", stats)
-        return Extraction(reading=reading, llm_calls=1, stats=stats)
+        decided, agreement = combine(
+            reading, said, installed, full=full, plausible=self._reader.plausible_apps
+        )
+        return Extraction(
+            reading=decided, llm_calls=1, stats=stats, model=said,
+            decided_by_model=frozenset(slots), agreement=agreement,
+        )
 
     def warm(self) -> None:
         """Evaluate the fixed prefix once at start-up so no request pays for it."""
-        if self._model is None or self._mode is ExtractorMode.RULES:
+        if self._model is None:
             return
         try:
             # Runs in a background thread: a failure only means the first model request pays
             # for the prefix itself, so it is logged, never raised.
-            with self._model.turn(timeout_s=60, max_waiting=1 << 16):
-                self._model.feed(self._prefix())
+            if self._mode is not ExtractorMode.RULES:
+                with self._model.turn(timeout_s=60, max_waiting=1 << 16):
+                    self._model.feed(self._prefix())
+            # The grammar engine's vocabulary is built beside this; waiting for it too lets
+            # `Service.wait_warm` cover all the start-up work.
+            self._model.guidance_vocab()
         except NotillmError as exc:
             logger.warning("prefix warm-up skipped: %s", type(exc).__name__)
+
+    def keyword_candidates(self, rest: str, installed: InstalledIndex) -> list[str]:
+        """The words the model may name as keywords when it decides every slot: the prompt's
+        words (time blanked) as typed and as re-spaced, so that in "광고알림꺼줘" "광고" is one."""
+        return _keyword_candidates(f"{rest} {self._reader.spaced(rest, installed)}")
 
     # -- model ----------------------------------------------------------------------------
     def _prefix(self) -> list[int]:
@@ -150,40 +197,34 @@ class SlotExtractor:
         rest: str,
         r: SlotReading,
         installed: InstalledIndex,
+        slots: set[str],
         stats: GenerationStats,
-    ) -> None:
+    ) -> ModelAnswer:
         m = self._model
         assert m is not None
-        full = self._mode is ExtractorMode.MODEL
         # The prompt goes in on one line: a newline would break the record format.
         line = re.sub(r"\s+", " ", prompt)
         tokens = self._prefix() + m.tokenize(f"\n문장: {line}\n의도:")
-
-        if full or "intent" in r.unsure:
-            said = m.generate(
+        intent: str | None = None
+        if "intent" in slots or r.mute is None:
+            intent = m.generate(
                 tokens, m.grammar(self._grammars.intent), max_tokens=6, stats=stats
             ).strip()
-            # The few-shot cases read "X 빼고 다 꺼줘" as 허용 already: no flip here.
-            r.mute = said == MUTE_WORD
-            r.unsure.discard("intent")
+            said = intent
         else:
             said = MUTE_WORD if r.mute else ALLOW_WORD
+        if "target" not in slots:
+            return ModelAnswer(intent=intent)
         tokens = tokens + m.tokenize(f" {said}\n앱:")
-
-        if not (full or "target" in r.unsure):
-            return
-        if full:
-            labels = list(installed.labels)
-        else:
-            labels = []  # code already tried every installed label for these words
         apps_said = m.generate(
             tokens,
-            m.grammar(self._grammars.apps_for(labels)),
+            m.grammar(self._grammars.apps_for(installed.labels)),
             max_tokens=self._max_new,
             stats=stats,
         ).strip()
         tokens = tokens + m.tokenize(f" {apps_said}\n키워드:")
-        candidates = _keyword_candidates(rest) if full else list(r.unknown_words)
+        full = self._mode is ExtractorMode.MODEL
+        candidates = self.keyword_candidates(rest, installed) if full else list(r.unknown_words)
         kws_said = NONE_WORD
         if candidates:
             kws_said = m.generate(
@@ -192,36 +233,87 @@ class SlotExtractor:
                 max_tokens=self._max_new,
                 stats=stats,
             ).strip()
-        self._apply_targets(r, apps_said, kws_said, installed, full)
-        r.unsure.discard("target")
+        return ModelAnswer(intent=intent, apps=_items(apps_said), keywords=_items(kws_said))
 
-    @staticmethod
-    def _apply_targets(
-        r: SlotReading, apps_said: str, kws_said: str, installed: InstalledIndex, full: bool
-    ) -> None:
-        kws = [] if kws_said == NONE_WORD else [k.strip() for k in kws_said.split(",")]
-        if full:
-            r.apps, r.content = [], []
-            if apps_said not in (NONE_WORD, OTHER_APP_WORD):
-                for label in apps_said.split(", "):
-                    app = installed.by_norm_label.get(normalise(label))
-                    if app is not None:
-                        r.apps.append(AppMatch(word=label, app=app, score=1.0, method="model"))
-            r.content = kws
-        elif apps_said == OTHER_APP_WORD:
-            # The unplaced words name an app, but not an installed one.
-            names = [w for w in r.unknown_words if w not in kws] or r.unknown_words
-            r.unresolved.extend(Unresolved(word=w, known_as=None) for w in names[:1])
-            r.content.extend(k for k in kws if k not in names)
-        elif apps_said == NONE_WORD and not kws and r.unknown_words and not r.apps:
-            # The user named something the model could place neither as app nor as keyword.
-            # Widening to "every notification" would be a rule they did not ask for: report
-            # the words as an app we could not find, so the answer asks instead.
-            r.unresolved.extend(Unresolved(word=w, known_as=None) for w in r.unknown_words[:1])
+
+def _items(said: str) -> tuple[str, ...]:
+    return () if said == NONE_WORD else tuple(x.strip() for x in said.split(",") if x.strip())
+
+
+def combine(
+    r: SlotReading,
+    said: ModelAnswer,
+    installed: InstalledIndex,
+    *,
+    full: bool,
+    plausible: Callable[[str, InstalledIndex], list[AppRef]] = lambda w, i: [],
+) -> tuple[SlotReading, str]:
+    """Code's reading with the model's answers put in, every user word still accounted for.
+
+    Model mode takes the model's slots whole. In the default mode the model only places what
+    code could not, and where both read a slot the reading that accounts for the prompt's
+    words wins: apps code found by the table stand (a model that leaves one out, or names one
+    no unknown word accounts for, is overruled); the words code left unknown must each become
+    a keyword, an installed app the model named that code had not found and the embeddings
+    also find likely for that word (`plausible`), or — failing that — an app we ask about
+    (app_unresolved). Returns the reading and how the two related.
+    """
+    mute = r.mute
+    if said.intent is not None:
+        mute = said.intent == MUTE_WORD
+    if said.apps is None:
+        return replace(r, mute=mute, unsure=r.unsure - {"intent"}), "filled"
+    named = [installed.by_norm_label.get(normalise(x)) for x in said.apps if x != OTHER_APP_WORD]
+    others = sum(1 for x in said.apps if x == OTHER_APP_WORD)
+    kws = tuple(said.keywords or ())
+    if full:
+        apps = tuple(
+            AppMatch(word=a.label, app=a, score=1.0, method="model") for a in named if a is not None
+        )
+        # Apps the table knows but the device lacks are a fact, not a reading: they stay, and
+        # the answer asks about them whatever the model says.
+        unresolved = r.unresolved
+        if others and not unresolved:
+            words = [w for w in r.unknown_words if w not in kws] or list(r.unknown_words)
+            unresolved = tuple(Unresolved(word=w, known_as=None) for w in words[:others]) or (
+                Unresolved(word=OTHER_APP_WORD, known_as=None),
+            )
+        reading = replace(
+            r, mute=mute, apps=apps, unresolved=unresolved, content=kws, unknown_words=(),
+            unsure=frozenset(),
+        )
+        return reading, "model"
+    have = {m.app for m in r.apps}
+    said_apps = {a for a in named if a is not None}
+    new_apps = [a for a in named if a is not None and a not in have]
+    content = r.content + tuple(k for k in kws if k not in r.content)
+    unplaced = [w for w in r.unknown_words if w not in kws]
+    placed = list(r.apps)
+    asked = list(r.unresolved)
+    for word in unplaced:
+        likely = plausible(word, installed)
+        a = next((x for x in new_apps if x in likely), None)
+        if a is not None:
+            new_apps.remove(a)
+            placed.append(AppMatch(word=word, app=a, score=1.0, method="model"))
         else:
-            r.content.extend(k for k in kws if k not in r.content)
-        r.unknown_words = []
-        r.all = not r.apps and not r.unresolved and not r.content
+            # "기타" (an app the device lacks) or nothing the model could say: either way a
+            # word the user said names something we cannot find, so the answer asks.
+            asked.append(Unresolved(word=word, known_as=None))
+    if len(asked) > len(r.unresolved):
+        agreement = "asked"
+    elif new_apps or (have and said_apps and not have <= said_apps):
+        agreement = "code-kept"
+    elif r.unknown_words or "intent" in r.unsure:
+        agreement = "filled"
+    else:
+        agreement = "agree"
+    _ = others
+    reading = replace(
+        r, mute=mute, apps=tuple(placed), unresolved=tuple(asked), content=content,
+        unknown_words=(), unsure=frozenset(),
+    )
+    return reading, agreement
 
 
 def _keyword_candidates(text: str) -> list[str]:
