@@ -19,6 +19,7 @@ from notillm_local.models.catalog import (
     extractor_model_path,
     shipped_adapter_path,
 )
+from notillm_local.models.runtime import disable_telemetry
 from notillm_local.pipeline import HostedFallback, Pipeline
 from notillm_local.settings import EngineMode, ExtractorMode, Settings
 from notillm_local.stages.apps import AliasTable, AppMapper, load_catalog
@@ -42,9 +43,19 @@ class Service:
     gate_loaded: bool
     started_s: float
     closers: list[object] = field(default_factory=list)
+    warm_up: threading.Thread | None = None
 
     def handle(self, req: HandleRequest) -> HandleResponse:
         return self.pipeline.handle(req)
+
+    def wait_warm(self, timeout_s: float = 60.0) -> bool:
+        """Wait for the background start-up work (prefix evaluation, the grammar engine's
+        vocabulary). Requests never need to; measurements do, or their first cases time the
+        warm-up's threads competing for the cores instead of the request."""
+        if self.warm_up is None:
+            return True
+        self.warm_up.join(timeout_s)
+        return not self.warm_up.is_alive()
 
     @property
     def engine(self) -> str:
@@ -111,6 +122,8 @@ def cached_gate_path(settings: Settings) -> Path:
 
 def build_service(settings: Settings) -> Service:
     t0 = time.perf_counter()
+    # Before any onnxruntime session exists: offline means no packet leaves, native code included.
+    disable_telemetry()
     catalog = load_catalog(settings.apps_catalog)
     table = AliasTable.load(resources.path("app_aliases.json"), catalog)
     chitchat, matcher, encoder_id = _embedding_stack(settings, catalog)
@@ -137,13 +150,14 @@ def build_service(settings: Settings) -> Service:
     )
     # The prefix is evaluated in the background: requests code answers alone need no model,
     # and the first one that does simply waits its turn behind the warm-up.
-    threading.Thread(target=extractor.warm, name="prefix-warm", daemon=True).start()
+    warm_up = threading.Thread(target=extractor.warm, name="prefix-warm", daemon=True)
+    warm_up.start()
     hosted: HostedFallback | None = None
     if settings.hosted_allowed:
         # Offline is a property of the process: without hybrid/hosted this is never built.
         from notillm_local.engines.hosted import HostedEngine
 
-        hosted = HostedEngine(settings)
+        hosted = HostedEngine(settings, mapper=mapper)
     pending_model = None
     if (
         model is not None
@@ -169,6 +183,7 @@ def build_service(settings: Settings) -> Service:
         encoder_id=encoder_id,
         gate_loaded=chitchat is not None,
         started_s=time.perf_counter() - t0,
+        warm_up=warm_up,
     )
     logger.info("service ready in %.2fs (engine=%s)", svc.started_s, settings.engine.value)
     return svc

@@ -93,3 +93,19 @@ def test_fitted_values_live_in_the_config_file() -> None:
     assert 0.8 <= cfg["threshold"] < 1.0 and 0.0 <= cfg["margin"] < 0.2
     m_scores = np.array([cfg["threshold"], cfg["margin"]])
     assert np.all(np.isfinite(m_scores))
+
+
+@pytest.mark.parametrize("word", ["쥬르르", "쥬르르앱", "뽀로롱", "모모플러스"])
+def test_a_made_up_word_leads_to_no_app(
+    matcher: EmbeddingAppMatcher, catalog: list[AppRef], word: str
+) -> None:
+    # The check on a model that names an app for a word no table knows: nothing leads.
+    assert matcher.leader(word, catalog, 0.01) is None
+
+
+def test_a_transliteration_leads_to_its_app(
+    matcher: EmbeddingAppMatcher, catalog: list[AppRef]
+) -> None:
+    signal = AppRef(label="Signal", package="org.thoughtcrime.securesms")
+    apps = [*catalog, signal, signal]  # listed twice: still one app
+    assert matcher.leader("시그널", apps, 0.01) == signal

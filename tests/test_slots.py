@@ -41,7 +41,7 @@ def test_intent_and_apps(reader, default_index, text: str, mute: bool, apps: lis
 def test_generic_message_word_is_not_an_app_next_to_another_app(reader, default_index) -> None:
     r = reader.read("카톡 메세지 알림 받지마", default_index)
     assert labels(r) == ["카카오톡"]
-    assert r.content == []
+    assert r.content == ()
 
 
 @pytest.mark.parametrize(
@@ -54,13 +54,13 @@ def test_generic_message_word_is_not_an_app_next_to_another_app(reader, default_
     ],
 )
 def test_keywords(reader, default_index, text: str, content: list[str]) -> None:
-    assert reader.read(text, default_index).content == content
+    assert list(reader.read(text, default_index).content) == content
 
 
 def test_app_not_installed_is_unresolved(reader, default_index) -> None:
     r = reader.read("라인 알림 꺼줘", default_index)
     assert [u.word for u in r.unresolved] == ["라인"]
-    assert r.apps == []
+    assert r.apps == ()
 
 
 def test_only_the_requests_installed_apps_count(reader, table_mapper) -> None:
@@ -69,7 +69,7 @@ def test_only_the_requests_installed_apps_count(reader, table_mapper) -> None:
 
     only_slack = InstalledIndex.of([AppRef("Slack", "com.Slack")])
     r = reader.read("카톡 알림 꺼줘", only_slack)
-    assert r.apps == [] and [u.known_as for u in r.unresolved] == ["카카오톡"]
+    assert r.apps == () and [u.known_as for u in r.unresolved] == ["카카오톡"]
 
 
 def test_english_label_for_the_same_package_still_maps(reader) -> None:
@@ -107,4 +107,19 @@ def test_peel_keeps_whole_words_first() -> None:
     ],
 )
 def test_keyword_frames_leave_no_residue(reader, default_index, text: str, content: list[str]) -> None:
-    assert reader.read(text, default_index).content == content
+    assert list(reader.read(text, default_index).content) == content
+
+
+def test_model_keyword_choices_include_words_of_a_spacing_free_command(
+    reader, default_index
+) -> None:
+    # Model mode lets the model name keywords only from the prompt's own words; typed without
+    # spaces, "광고" exists only in the re-spaced text.
+    from notillm_local.engines.grammars import GrammarSet
+    from notillm_local.settings import ExtractorMode
+    from notillm_local.stages.extract import SlotExtractor
+
+    extractor = SlotExtractor(reader, None, GrammarSet.load(), ExtractorMode.RULES)
+    words = extractor.keyword_candidates("인스타광고알림      꺼줘", default_index)
+    assert "광고" in words and "인스타" in words
+    assert "시간" not in words  # time words were blanked before

@@ -1,4 +1,4 @@
-"""The frozen model catalog (models/catalog.json) and where each model file is on disk.
+"""The frozen model catalog (resources/catalog.json) and where each model file is on disk.
 
 Loaders take explicit paths; this module only finds or assembles them, locally. Nothing here
 touches the network: the default GGUF is assembled from PyPI chunk packages already installed.

@@ -1,19 +1,20 @@
 """Mapper v2: resolve a user's app word to an installed label by synonyms + embeddings.
 
 Runs after the alias table. The word is expanded through concept synonym groups
-(models/app_synonyms.json: 문자 ≈ 메시지 ≈ SMS), every expansion is scored against every
+(resources/app_synonyms.json: 문자 ≈ 메시지 ≈ SMS), every expansion is scored against every
 installed label's embedding, each app keeps its best score, and the best app is accepted only
-above a fitted threshold and with a fitted margin over the runner-up (models/app_matcher.json,
+above a fitted threshold and with a fitted margin over the runner-up (resources/app_matcher.json,
 fitted on eval/data/alias_pairs.jsonl by `fit_app_matcher`). e5's cosines crowd into 0.8–1.0,
 so both numbers must be fitted, never guessed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import threading
-import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,15 +25,46 @@ import numpy.typing as npt
 from notillm_local import resources
 from notillm_local.domain import AppMatch, AppRef, EmbeddingKind, SentenceEncoder
 from notillm_local.errors import ModelLoadError
+from notillm_local.lexicon import normalise
 
 logger = logging.getLogger(__name__)
 
-_LABEL_CACHE_MAX = 4096  # labels across every device we have seen; far above any real catalog
+# Embedding caches, all bounded (issue 16: a flood of requests with new labels must not grow
+# memory or cost a re-embedding of a phone's catalog on every request).
+_TEXT_CACHE_MAX = 4096  # single labels (a phone that installs one app re-embeds one) and words
+_CATALOG_CACHE_MAX = 32  # label lists kept as ready matrices, besides the pinned default ones
+Vectors = npt.NDArray[np.float32]
 
 
-def normalise(word: str) -> str:
-    """Case-, width- and space-insensitive key ("Play 스토어" == "play스토어")."""
-    return "".join(unicodedata.normalize("NFKC", word).casefold().split())
+def catalog_key(labels: Sequence[str]) -> str:
+    """One key per ordered label list: the rows of its matrix follow that order."""
+    h = hashlib.blake2b(digest_size=16)
+    for label in labels:
+        h.update(label.encode("utf-8", "surrogatepass") + b"\x00")
+    return h.hexdigest()
+
+
+class _Lru:
+    """A bounded least-recently-used map; the caller holds the matcher's lock."""
+
+    def __init__(self, max_size: int) -> None:
+        self._items: OrderedDict[str, Vectors] = OrderedDict()
+        self._max = max_size
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: str) -> Vectors | None:
+        v = self._items.get(key)
+        if v is not None:
+            self._items.move_to_end(key)
+        return v
+
+    def put(self, key: str, value: Vectors) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self._max:
+            self._items.popitem(last=False)
 
 
 # "슬랙 앱", "카톡알림": the suffix says what kind of thing the word is, not which app.
@@ -113,41 +145,90 @@ class EmbeddingAppMatcher:
         self.margin = float(margin if margin is not None else cfg["margin"])
         self.word_kind: EmbeddingKind = word_kind or cfg.get("word_kind", "query")
         self.label_kind: EmbeddingKind = label_kind or cfg.get("label_kind", "query")
-        self._labels: dict[str, npt.NDArray[np.float32]] = {}
-        self._words: dict[str, npt.NDArray[np.float32]] = {}
+        self._labels = _Lru(_TEXT_CACHE_MAX)
+        self._words = _Lru(_TEXT_CACHE_MAX)
+        self._catalogs = _Lru(_CATALOG_CACHE_MAX)
+        self._pinned: dict[str, Vectors] = {}  # warm(): the default catalog, computed once
+        self._building: dict[str, threading.Event] = {}  # catalogs being embedded right now
         self._lock = threading.Lock()
+        self.embedded_texts = 0  # texts sent to the encoder so far (tests count cache misses)
 
-    # --- embedding caches (computed once per string) ----------------------------------------
-    def _cached(
-        self, cache: dict[str, npt.NDArray[np.float32]], texts: Sequence[str], kind: EmbeddingKind
-    ) -> npt.NDArray[np.float32]:
+    # --- embedding caches ------------------------------------------------------------------
+    def _cached(self, cache: _Lru, texts: Sequence[str], kind: EmbeddingKind) -> Vectors:
+        """Vectors for `texts` in order, embedding only those the cache lacks."""
         with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in cache))
+            found = {t: v for t in dict.fromkeys(texts) if (v := cache.get(t)) is not None}
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
             vecs = self.encoder.embed(missing, kind)
+            found.update(zip(missing, vecs, strict=True))
             with self._lock:
-                if len(cache) + len(missing) > _LABEL_CACHE_MAX:
-                    cache.clear()  # crude but bounded; refilling costs one batch
-                cache.update(zip(missing, vecs, strict=True))
-                return np.stack([cache[t] for t in texts])
-        with self._lock:
-            return np.stack([cache[t] for t in texts])
+                self.embedded_texts += len(missing)
+                for t, v in zip(missing, vecs, strict=True):
+                    cache.put(t, v)
+        return np.stack([found[t] for t in texts])
 
-    def label_vectors(self, labels: Sequence[str]) -> npt.NDArray[np.float32]:
-        return self._cached(self._labels, labels, self.label_kind)
+    def label_vectors(self, labels: Sequence[str]) -> Vectors:
+        """The matrix of a label list, cached per list. One thread embeds a new list; others
+        asking for the same list meanwhile wait for it instead of embedding it again."""
+        key = catalog_key(labels)
+        with self._lock:
+            found = self._find_catalog(key)
+            if found is not None:
+                return found
+            other = self._building.get(key)
+            mine = threading.Event()
+            if other is None:
+                self._building[key] = mine
+        if other is not None:
+            other.wait()
+            with self._lock:
+                found = self._find_catalog(key)
+            # None: the other thread failed, or its matrix was evicted already; embed it here.
+            return found if found is not None else self._cached(
+                self._labels, labels, self.label_kind
+            )
+        try:
+            matrix = self._cached(self._labels, labels, self.label_kind)
+            with self._lock:
+                self._catalogs.put(key, matrix)
+            return matrix
+        finally:
+            with self._lock:
+                del self._building[key]
+            mine.set()
+
+    def _find_catalog(self, key: str) -> Vectors | None:
+        found = self._pinned.get(key)
+        return found if found is not None else self._catalogs.get(key)
 
     def warm(self, installed: Sequence[AppRef]) -> None:
-        """Embed a catalog's labels ahead of the first request."""
+        """Embed a catalog's labels ahead of the first request, and keep them for good."""
         if installed:
-            self.label_vectors([a.label for a in installed])
+            labels = [a.label for a in installed]
+            matrix = self.label_vectors(labels)
+            with self._lock:
+                self._pinned[catalog_key(labels)] = matrix
 
     # --- scoring ----------------------------------------------------------------------------
-    def scores(self, word: str, installed: Sequence[AppRef]) -> npt.NDArray[np.float32]:
+    def scores(self, word: str, installed: Sequence[AppRef]) -> Vectors:
         """Each installed app's best cosine over the word's expansions."""
         expansions = self.synonyms.expand(word)
         w = self._cached(self._words, expansions, self.word_kind)
         lab = self.label_vectors([a.label for a in installed])
         return (w @ lab.T).max(axis=0)
+
+    def leader(self, word: str, installed: Sequence[AppRef], margin: float) -> AppRef | None:
+        if not word.strip() or not installed:
+            return None
+        s = self.scores(word, installed)
+        order = np.argsort(-s)
+        best = installed[int(order[0])]
+        # A label listed twice is one app, not its own runner-up.
+        runner = next((int(i) for i in order[1:] if installed[int(i)].label != best.label), None)
+        if runner is not None and float(s[order[0]] - s[runner]) < margin:
+            return None
+        return best
 
     def match(self, word: str, installed: Sequence[AppRef]) -> AppMatch | None:
         if not word.strip() or not installed:

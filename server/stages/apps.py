@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,15 +17,25 @@ from pathlib import Path
 
 from notillm_local import resources
 from notillm_local.domain import AppMatch, AppRef, AppWordMatcher
+from notillm_local.lexicon import normalise
 
 logger = logging.getLogger(__name__)
 
-_NOISE = re.compile(r"[\s\-_.·/:+'\"`()\[\]]+")
+# Made-up words score about 0.85 against every label, within ~0.005 of each other; a real
+# transliteration ("시그널" → Signal) leads its runner-up by more.
+_PLAUSIBLE_MARGIN = 0.01
+_FUZZY_MIN_JAMO = 6
+_FUZZY_TWO_EDITS_JAMO = 10
 
 
-def normalise(word: str) -> str:
-    """Spelling-insensitive key: NFKC, lower case, no spaces or punctuation."""
-    return _NOISE.sub("", unicodedata.normalize("NFKC", word).lower())
+def _is_final(jamo: str) -> bool:
+    """A Hangul final consonant (jongseong) as NFD writes it."""
+    return "\u11a8" <= jamo <= "\u11c2"
+
+
+def _jamo(word: str) -> str:
+    """Hangul syllables decomposed into their letters (NFD), so a typo is one small edit."""
+    return unicodedata.normalize("NFD", word)
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,67 @@ class AliasTable:
                 if key not in self.word_to_label:
                     out.setdefault(key, label)
         return out
+
+    @cached_property
+    def _fuzzy_keys(self) -> tuple[list[str], list[str]]:
+        """Every known app word as jamo (Hangul decomposed), and the word it stands for."""
+        words = list(self.word_to_label) + list(self.word_to_elsewhere)
+        return [_jamo(w) for w in words], words
+
+    def near(self, word: str) -> str | None:
+        """The known app word `word` misspells ("카카오토" → "카카오톡"), if one clearly is.
+
+        Compared on jamo, so one wrong consonant or vowel is one edit. Only words of six jamo
+        or more (two syllables with a final consonant, or three) are tried — shorter words are
+        one edit from too many real words ("문제" is one jamo from "문자") — and only a single
+        app within the distance counts: two candidates means the word is not clearly either.
+        """
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        key = normalise(word)
+        query = _jamo(key)
+        keys, words = self._fuzzy_keys
+        if len(query) < _FUZZY_MIN_JAMO:
+            return self._near_short(key, query, keys, words)
+        limit = 2 if len(query) >= _FUZZY_TWO_EDITS_JAMO else 1
+        hits = process.extract(
+            query, keys, scorer=Levenshtein.distance, score_cutoff=limit, limit=None
+        )
+        if not hits:
+            return self._prefix_of(key, words)
+        best = min(d for _, d, _ in hits)
+        apps = {self.app_of(words[i]) for _, d, i in hits if d == best}
+        if len(apps) != 1:
+            return None
+        return next(words[i] for _, d, i in hits if d == best)
+
+    def _near_short(
+        self, key: str, query: str, keys: list[str], words: list[str]
+    ) -> str | None:
+        """Two-syllable words: only a wrong final consonant ("카톸", "카통" for "카톡").
+
+        A final consonant is what a fast thumb gets wrong; a different vowel or initial makes
+        another word too often ("문제" is not "문자").
+        """
+        if len(query) < 4 or not _is_final(query[-1]):
+            return None
+        found = {
+            self.app_of(w): w
+            for k, w in zip(keys, words, strict=True)
+            if len(k) == len(query) and k[:-1] == query[:-1] and _is_final(k[-1]) and k != query
+        }
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    def _prefix_of(self, key: str, words: list[str]) -> str | None:
+        """A name cut short ("넷플릭" for "넷플릭스"): three syllables or more, one app only."""
+        if len(key) < 3:
+            return None
+        found = {self.app_of(w): w for w in words if w.startswith(key) and len(w) > len(key)}
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    def app_of(self, key: str) -> str:
+        return self.word_to_label.get(key) or self.word_to_elsewhere.get(key, key)
 
     @cached_property
     def max_words(self) -> int:
@@ -119,6 +189,18 @@ class AppMapper:
     def max_words(self) -> int:
         return self._table.max_words
 
+    @property
+    def known_names(self) -> list[str]:
+        """Every app name and alias as written, spaces kept ("내 파일", "유튜브 뮤직")."""
+        t = self._table
+        return [w for table in (t.aliases, t.known_elsewhere) for k, v in table.items()
+                for w in (k, *v)]
+
+    @property
+    def known_words(self) -> list[str]:
+        """Every word the alias table knows as an app (for segmenting unspaced text)."""
+        return list(self._table.word_to_label) + list(self._table.word_to_elsewhere)
+
     def lookup(self, word: str, installed: InstalledIndex) -> AppMatch | Unresolved | None:
         """Table-only resolution: exact label, alias, known-elsewhere. No embeddings."""
         key = normalise(word)
@@ -146,16 +228,35 @@ class AppMapper:
         return None
 
     def resolve(self, word: str, installed: InstalledIndex) -> AppMatch | Unresolved | None:
-        """Table first, then the embedding matcher (if any) for words the table lacks."""
+        """Table first, then a misspelling of a known name, then the embedding matcher."""
         found = self.lookup(word, installed)
         if found is not None:
             return found
+        near = self._table.near(word)
+        if near is not None:
+            found = self.lookup(near, installed)
+            if isinstance(found, AppMatch):
+                return AppMatch(word=word, app=found.app, score=found.score, method="fuzzy")
+            if found is not None:
+                return Unresolved(word=word, known_as=found.known_as)
         if self._embedder is not None and len(normalise(word)) >= 2:
             match = self._embedder.match(word, installed.apps)
             if match is not None:
                 logger.debug("embedding match -> %s (%.3f)", match.app.label, match.score)
                 return match
         return None
+
+    def plausible(self, word: str, installed: InstalledIndex) -> list[AppRef]:
+        """The installed app a word could name, by embedding likeness: a check on the model.
+
+        The model may name an installed app for a word no table knows ("시그널" → Signal); it is
+        taken only when the embeddings also put that app first, clearly ahead of the next, so
+        a model that maps a made-up word onto an arbitrary app is overruled and the answer asks.
+        """
+        if self._embedder is None:
+            return []
+        lead = self._embedder.leader(word, installed.apps, _PLAUSIBLE_MARGIN)
+        return [] if lead is None else [lead]
 
     def is_app_word(self, word: str) -> bool:
         """Whether the table knows this word as some app, installed or not."""

@@ -127,4 +127,4 @@ class LogisticChitchatGate:
 
     def decide(self, text: str) -> GateDecision:
         p = float(self.p_command([text])[0])
-        return GateDecision(chitchat=p < self.threshold, p_command=p)
+        return GateDecision(chitchat=p < self.threshold, p_command=p, threshold=self.threshold)

@@ -7,26 +7,12 @@ replacement markers). The order below is the order of certainty.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from notillm_local import lexicon
 from notillm_local.contract.schemas import PendingAction
-
-# Cancel expressions. A turn is a cancel when it holds one and names no time and no target
-# ("아 됐다 그냥 놔둬", "방금 거 없던 걸로 해줘"); with new values the values are the answer.
-_CANCEL = re.compile(
-    r"됐[어다고음네]|됐습니다|되었어|괜찮[아습]|취소|그만|관둬|관두|관둘|하지\s*말|하지\s*마"
-    r"|안\s*할[래게]|안\s*해도|안\s*해|필요\s*없|없던\s*(?:걸|일|거)|노노|^\s*ㄴㄴ\s*$|싫어"
-    r"|^\s*아니야|^\s*아냐|나중에|다음에|패스|스킵|놔\s*둬|놔\s*두|냅둬|내버려|cancel|never\s*mind",
-    re.IGNORECASE,
-)
-_REPLACE = re.compile(
-    r"말고|아니고|아니라|대신|바꿔|바꿀래|변경|로\s*바|으로\s*바|ㄴㄴ|아니\s"
-    r"|빼고|제외하고"
-)
-# The part of an update turn after its replacement marker is the new value ("카톡 말고 슬랙",
-# "페북은 빼고 인스타만").
-_AFTER_REPLACE = re.compile(r"^.*(?:말고|아니고|아니라|대신에?|빼고|제외하고)\s*")
+from notillm_local.stages.slots import SlotReading
+from notillm_local.stages.turn import Turn
 
 
 @dataclass(frozen=True)
@@ -39,13 +25,29 @@ class TurnSignals:
     original_has_time: bool = True  # the earlier command already named its time
 
 
+    @classmethod
+    def of(cls, turn: Turn, original: Turn) -> TurnSignals:
+        s = turn.slots
+        return cls(
+            has_time=turn.has_time,
+            has_target=s.has_target,
+            has_intent_cue=any(s.intent_cues),
+            has_unknown_words=bool(s.unknown_words),
+            names_all=turn.names_all,
+            original_has_time=original.has_time,
+        )
+
+
 def is_cancel(text: str) -> bool:
-    return bool(_CANCEL.search(text))
+    # Cancel expressions. A turn is a cancel when it holds one and names no time and no target
+    # ("아 됐다 그냥 놔둬", "방금 거 없던 걸로 해줘"); with new values the values are the answer.
+    return bool(lexicon.pattern("markers", "cancel").search(text))
 
 
 def update_focus(text: str) -> str:
     """For "아니 카톡 말고 슬랙으로", the words that carry the new value ("슬랙으로")."""
-    return _AFTER_REPLACE.sub("", text)
+    marks = list(lexicon.pattern("markers", "after_replace").finditer(text))
+    return text[marks[-1].end() :].lstrip() if marks else text
 
 
 def decide(text: str, turn: TurnSignals) -> PendingAction:
@@ -61,7 +63,7 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
     ):
         # The question was "how long?" and this answers it ("…까지로 해줘" included).
         return PendingAction.CONTINUE
-    if _REPLACE.search(text):
+    if lexicon.pattern("markers", "replace").search(text):
         return PendingAction.UPDATE
     if turn.has_time and turn.has_intent_cue and (turn.has_target or turn.names_all):
         # A whole command by itself: it stands alone rather than completing the old one.
@@ -71,16 +73,14 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
     return PendingAction.CONTINUE
 
 
-_CANCEL_WORD = re.compile(r"됐|취소|관둬|관두|그만|없던|필요\s*없|cancel", re.IGNORECASE)
-
-
 def is_unsure(text: str, turn: TurnSignals) -> bool:
     """Where the cheap signals disagree: cancel words next to new values ("취소하고 슬랙 1시간").
 
     A turn with nothing usable is not "unsure": UNRESOLVED asks again and can never produce a
     wrong rule, and the base model read every such turn in the dev set as CANCEL.
     """
-    return bool(_CANCEL_WORD.search(text)) and (turn.has_time or turn.has_target)
+    cancel_word = lexicon.pattern("markers", "cancel_word")
+    return bool(cancel_word.search(text)) and (turn.has_time or turn.has_target)
 
 
 PENDING_FEW_SHOT = """다음은 알림 설정 대화 기록이다. 앞선 명령에 정보가 모자라 되물었고, 사용자의 답을 분류한다.
@@ -106,6 +106,29 @@ CANCEL=취소, UNRESOLVED=쓸모있는 정보 없음, CONTINUE=모자란 정보�
 답: 매일 밤 11시부터 아침 7시까지 모든 알림 꺼줘
 분류: NEW_REQUEST
 """
+
+
+def merge(first: Turn, turn: Turn) -> Turn:
+    """The earlier command with the new turn's values winning wherever the turn has one."""
+    a, b = first.slots, turn.slots
+    b_names = bool(b.apps or b.unresolved)
+    mute = b.mute if any(b.intent_cues) and b.mute is not None else a.mute
+    slots = SlotReading(
+        mute=mute if mute is not None else b.mute,
+        apps=b.apps if b_names else a.apps,
+        unresolved=b.unresolved if b_names else a.unresolved,
+        content=b.content if b.content else (() if b_names else a.content),
+        excluded=b.excluded or a.excluded,
+        activity=b.activity or a.activity,
+        location=b.location or a.location,
+        intent_cues=(a.intent_cues[0] or b.intent_cues[0], a.intent_cues[1] or b.intent_cues[1]),
+        unknown_words=b.unknown_words if b_names or b.unknown_words else a.unknown_words,
+        time_residue=b.time_residue or a.time_residue,
+        spans=b.spans,
+    )
+    time = turn.time if turn.has_time else first.time
+    return replace(turn, text=f"{first.text} {turn.text}", time=time, slots=slots,
+                   llm_calls=first.llm_calls + turn.llm_calls)
 
 
 class PendingClassifier:

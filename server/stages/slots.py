@@ -1,149 +1,98 @@
 """Reading a command's slots with code: intent, target apps, keywords, activity, location.
 
 Korean marks these with a small closed set of verbs, particles and frames ("X만 받아줘",
-"X 빼고 다 꺼줘", "'Y'라는 단어가 들어간"), so code reads them exactly and says which slots it
-could not decide; only those go to the model (see extractor.py). Time words are cut out first
-by the time parser's spans, so "2분만" never looks like "X만".
+"X 빼고 다 꺼줘", "X는 놔두고 Y만 꺼줘", "'Y'라는 단어가 들어간"), so code reads them exactly
+and says which slots it could not decide; only those go to the model (see extract.py).
+
+Accounting is the rule: every word outside the time spans is consumed by a slot, is known
+filler or context, or is reported as unknown — an unknown word makes the target unsure, and
+the model (or, failing that, a question) decides it. Nothing the user wrote is dropped.
+
+Before reading, English verbs are rewritten as their Korean equivalents and text typed without
+spaces gets its spaces back (spacing.py), so the reader works on words either way.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
+from notillm_local import lexicon
 from notillm_local.domain import AppMatch, AppRef
-from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved, normalise
-
-# --- intent cues -------------------------------------------------------------------------
-# Negated receiving and silencing verbs. Checked before allow cues: "받지마" contains "받".
-_MUTE = re.compile(
-    r"받지\s*[마말않]|받기\s*싫|안\s*받|그만\s*받|받고\s*싶지\s*않|필요\s*없"
-    r"|꺼(?!져\s*있)|(?<!시)끄|끈|끌|끔|off|오프"
-    r"|막[아어았고을게기는줘]|막$|차단|블락|블록"
-    r"|무음|조용|음소거|뮤트|mute|묵음|쉿"
-    r"|멈춰|멈추|중지|정지|중단|그만"
-    r"|울리지\s*[마말않]|안\s*울리|울리면\s*안|알리지\s*[마말않]|알려주지\s*[마말않]|안\s*알려"
-    r"|방해\s*금지|방해하지\s*[마말]|방해\s*(?:받기\s*)?싫|방해\s*안"
-    r"|오지\s*[마말않]|안\s*오게|안\s*와|뜨지\s*[마말않]|안\s*뜨|보이지\s*[마않]|안\s*보이"
-    r"|숨겨|숨기|없애|치워|끊어|끊|닥쳐|꺼져|비활성"
-    r"|보기\s*싫|듣기\s*싫|안\s*보고\s*싶|보고\s*싶지\s*않|안\s*볼래|짜증|소리\s*안\s*나|안\s*나게|울리지\s*않|진동\s*없|진동도\s*안",
-    re.IGNORECASE,
+from notillm_local.lexicon import MappedText, normalise
+from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved
+from notillm_local.stages.clauses import (
+    allow_cue_in,
+    asks_about_notifications,
+    blank_before,
+    context_end,
+    mute_cue,
+    tails,
 )
-_ALLOW = re.compile(
-    r"받[아을겠고는기게도자으]|받$|받음|받는"
-    r"|울리[게도고는]|울려|허용|알려\s*줘|알려\s*주|알림\s*줘"
-    r"|오게|와도|뜨게|떠도|보이게|들리게|(?<!시)켜(?!져)|살려|열어\s*둬|on$|통과|예외"
-    r"|놔둬|남겨|유지",
-    re.IGNORECASE,
-)
-# "X 빼고 / 제외하고 / 말고 / 외에는": the named target is the exception, so the verb flips.
-_EXCEPT = re.compile(r"(빼고|빼구|제외하고|제외한|제외|말고는?|외에는?|이외에?는?|빼면|뺀|만\s*빼고)")
-_ALL_WORDS = re.compile(r"모든|전부|모두|전체|싹\s*다|다\s|다$|다른\s*알림|나머지|죄다|몽땅|전부다")
-
-# --- keyword frames ---------------------------------------------------------------------
-_QUOTED = re.compile(r"['\"‘’“”「」『』`]\s*([^'\"‘’“”「」『』`]{1,40}?)\s*['\"‘’“”「」『』`]")
-_NAMED_WORD = re.compile(
-    r"(\S{1,20}?)\s*(?:이?라는|이?란|이?라고\s*(?:된|쓰인|적힌|하는))\s*"
-    r"(?:단어|말|글자|문구|키워드|내용|표현|메시지|메세지|알림)"
-)
-_CONTAINS = re.compile(
-    r"(\S{1,20}?)\s*(?:이|가|을|를)?\s*"
-    r"(?:들어간|들어가는|들어있는|들어 있는|포함된|포함되어?\s*있는|포함한|포함하는|적힌|쓰인|담긴|관련된?|관련한)"
+from notillm_local.stages.spacing import Respacer
+from notillm_local.stages.words import (
+    Word,
+    ends_reason_clause,
+    is_filler,
+    is_topic,
+    is_verb,
+    peel,
+    strip_suffixes,
+    suffix_set,
+    words,
 )
 
-# --- token clean-up ---------------------------------------------------------------------
-# Longest first: particles and light suffixes that attach to an app word or keyword.
-_SUFFIXES = sorted(
-    [
-        "만", "이랑", "랑", "하고", "과", "와", "이나", "나", "에서", "에서의", "에서는", "에서도",
-        "에서만", "의", "은", "는", "이", "가", "을", "를", "도", "에", "으로", "로", "까지",
-        "부터", "만은", "만을", "만큼", "이든", "든", "이라도", "라도", "빼고", "말고", "제외하고",
-        "쪽", "꺼", "거", "것", "앱", "어플", "알림", "알람", "알림은", "알림이", "알림을", "알림만",
-        "알림도", "알림들", "알림들은", "알림좀", "푸시", "에게서", "한테서", "한테", "에게",
-        "같은", "들", "님", "이라는", "라는", "이란", "란", "이라고", "라고", "으로부터", "로부터", "관련",
-    ],
-    key=len,
-    reverse=True,
-)
-# Words that carry no slot: verbs, fillers, generic notification nouns, adverbs, pronouns.
-_FILLER = {
-    normalise(w)
-    for w in (
-        "알림 알람 알림창 푸시 푸쉬 노티 노티피케이션 소리 진동 벨 벨소리 메시지 메세지 연락 "
-        "모든 모두 전부 전체 다 싹 다른 나머지 죄다 몽땅 그 이 저 내 나 너 우리 제 저희 폰 핸드폰 "
-        "휴대폰 스마트폰 휴대전화 기기 좀 제발 그냥 일단 혹시 잠깐 잠시 지금 당장 바로 이제 계속 "
-        "오는 온 들어오는 뜨는 울리는 것 거 것들 거는 건 게 앱 어플 어플리케이션 애플리케이션 "
-        "해줘 해주세요 해 해라 줘 주세요 주라 줄래 할래 하자 돼 되게 하게 싶어 싶다 원해 부탁 부탁해 "
-        "부탁해요 요 용 좀요 정말 진짜 너무 많이 자꾸 계속해서 항상 맨날 늘 또 다시 "
-        "설정 설정해 설정해줘 모드 상태 전환 변경 해놔 해둬 놔 둬 되도록 가능 "
-        "빼고 말고 제외 제외하고 외에 외에는 이외 만 뿐 하나 둘 개 것만 "
-        "새 새로운 모든앱 다른앱 전체앱 알림들 알림은 알림이 알림을 알림도 알림만 "
-        "관련 관련된 내용 단어 말 글자 문구 키워드 표현 들어간 포함된 있는 라는 이라는 "
-        "중 중에 중엔 중이니까 중일 때 동안 사이 때 때는 땐 ㄴㄴ ㅇㅇ ㄱㄱ 둘 셋 둘다 셋다 "
-        "바꿔 바꿔줘 바꿔서 바꿀래 변경 변경해줘 아니다 아니 아냐 아니고 대신 대신에 그거 그건 "
-        "이거 이건 저거 방금 아까 같이 함께 각각 그리고 또는 및 랑 하고 부분 쪽 편 정도 쯤 "
-        "들어간 들어가는 들어가 들어있는 들어온 포함 포함된 포함되는 포함한 포함하는 적힌 쓰인 담긴 "
-        "됐고 됐어 됐다 됐으니 됐으니까 아무튼 암튼 그럼 그러면 그러니까 그니까 음 아 어 오 네 예 응 "
-        "그래 그래서 근데 그런데 일단은 혹시나 차라리 대신에 이번엔 이번에는 아까꺼 방금꺼"
-    ).split()
-}
-_ACTIVITY = (
-    (re.compile(r"운전|드라이브|차\s*타|주행"), "driving"),
-    (re.compile(r"잘\s*때|자는\s*동안|잠들|잠\s*잘|잠자|취침|수면|잘게|잔다|자야|자려"), "sleeping"),
-    (re.compile(r"회의|미팅|면담|발표|컨퍼런스|수업|강의"), "meeting"),
-    (re.compile(r"운동|헬스|러닝|달리기|조깅|수영|요가|필라테스"), "exercising"),
-)
-_LOCATION = (
-    (re.compile(r"집에|집에서|집에\s*있을|귀가"), "home"),
-    (re.compile(r"회사|사무실|직장|출근|근무"), "work"),
-    (re.compile(r"학교|교실|도서관|캠퍼스"), "school"),
-)
-# A keyword frame's own words must not become keywords.
-_FRAME_WORDS = {normalise(w) for w in "단어 말 글자 문구 키워드 내용 표현 메시지 메세지 알림".split()}
-# Nouns people use as notification topics rather than app names.
-_TOPIC_NOUNS = {
-    normalise(w)
-    for w in (
-        "광고 스팸 쿠폰 이벤트 할인 세일 특가 프로모션 마케팅 혜택 적립 포인트 업데이트 결제 "
-        "배송 택배 주문 배달 입금 출금 송금 이체 좋아요 댓글 팔로우 팔로워 구독 공지 공지사항 "
-        "뉴스 속보 날씨 게임 채팅 단톡 그룹 초대 친구 선물 리뷰 추천 라이브 방송 업로드 "
-        "인증 인증번호 보안 로그인 광고성 홍보 대출 보험 주식 코인 청구 명세서 예약 알바 "
-        "회의 미팅 일정 리마인더 독촉 투표 설문 이메일 메일 스토리 게시물 멘션 답장 "
-        "충전 잔액 카드 청약 당첨 경품 모집 신규 오픈 출시 재입고 품절 가격"
-    ).split()
-}
-
-
-_SUFFIX_SET = frozenset(_SUFFIXES)
-# Words that only set a condition ("운전 중에", "회사에서"): never a target or keyword.
-_CONTEXT_WORD = re.compile(
-    r"^(?:운전|드라이브|주행|자는|잘|잠|취침|수면|회의|미팅|수업|강의|운동|헬스|러닝|조깅|수영|"
-    r"요가|집|회사|사무실|직장|학교|교실|도서관|출근|퇴근|근무)"
-)
-# Time-looking words the time parser could not use: the time is malformed, not absent.
-_TIME_RESIDUE = re.compile(
-    r"^\d+\s*(?:시|분|초|시간|일|주|개월|달|년)|^(?:어제|그제|그저께|엊그제|작년|지난|전부터|전에|전까지)"
-    r"|^\d{1,2}:\d{2}"
+# "'시험' 들어간 거 빼고": an exception marker right after a keyword frame.
+_EXCEPT_AFTER_FRAME = re.compile(
+    r"\s*(?:거|것|건|게|애들?|알림|메시지|메세지)?\s*(?:은|는|만|들)?\s*(?:빼고|빼구|말고|제외하고|외에)"
 )
 
+_QUOTE_CHARS = frozenset("'\"‘’“”「」『』`")
 
-@dataclass
+SpanKind = Literal[
+    "app", "keyword", "intent", "exclusion", "all", "context", "filler", "question", "unread"
+]
+
+
+@dataclass(frozen=True)
+class ReadSpan:
+    """A stretch of the turn (offsets in the text as given) and what read it."""
+
+    start: int
+    end: int
+    kind: SpanKind
+    label: str | None = None
+
+
+@dataclass(frozen=True)
 class SlotReading:
-    """What code read; `unsure` lists slots it could not decide."""
+    """What code read from one turn; `unsure` names the slots it could not decide."""
 
     mute: bool | None = None
-    all: bool = False
-    apps: list[AppMatch] = field(default_factory=list)
-    unresolved: list[Unresolved] = field(default_factory=list)
-    content: list[str] = field(default_factory=list)
-    unknown_words: list[str] = field(default_factory=list)  # neither app, keyword nor filler
-    time_residue: list[str] = field(default_factory=list)  # time-like words the parser left
-    predicates: list[str] = field(default_factory=list)  # verbs that are not intent cues
+    apps: tuple[AppMatch, ...] = ()
+    unresolved: tuple[Unresolved, ...] = ()
+    content: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()  # app words the user kept out ("X 빼고", "X는 놔두고")
+    unknown_words: tuple[str, ...] = ()  # neither app, keyword, filler nor context
+    time_residue: tuple[str, ...] = ()  # time-like words the time parser could not use
+    predicates: tuple[str, ...] = ()  # verbs that are not intent cues
+    devices: tuple[str, ...] = ()  # phone features that are not notifications ("와이파이")
     activity: str | None = None
     location: str | None = None
     intent_cues: tuple[bool, bool] = (False, False)  # (mute cue seen, allow cue seen)
-    unsure: set[str] = field(default_factory=set)
+    asks_about: bool = False  # a question or condition about notifications, not a request
+    contradicts: bool = False  # mutes and allows the same thing ("카톡 꺼주고 카톡만 받게")
+    unsure: frozenset[str] = frozenset()
+    spans: tuple[ReadSpan, ...] = ()
+
+    @property
+    def all(self) -> bool:
+        return not self.apps and not self.unresolved and not self.content
+
+    @property
+    def has_target(self) -> bool:
+        return bool(self.apps or self.unresolved or self.content)
 
     def app_refs(self) -> list[AppRef]:
         out: list[AppRef] = []
@@ -153,155 +102,240 @@ class SlotReading:
         return out
 
 
-def has_intent_cue(text: str) -> bool:
-    """Whether any mute or allow verb appears (cheap; used before reading a sentence fully)."""
-    return bool(_MUTE.search(text) or _ALLOW.search(text))
+@dataclass
+class _Draft:
+    """The reading while it is being built (SlotReading is frozen once done)."""
 
+    text: MappedText
+    mute: bool | None = None
+    apps: list[tuple[int, AppMatch]] = field(default_factory=list)
+    unresolved: list[tuple[int, Unresolved]] = field(default_factory=list)
+    content: list[str] = field(default_factory=list)
+    excluded: list[str] = field(default_factory=list)
+    kept: list[tuple[int, AppMatch | Unresolved]] = field(default_factory=list)
+    excepts_content: bool = False  # an exception marker right after a keyword frame
+    both_ways: bool = False  # mute and allow verbs both in the command
+    cue_spans: list[tuple[int, int]] = field(default_factory=list)  # intent verbs (may span words)
+    unknown: list[str] = field(default_factory=list)
+    residue: list[str] = field(default_factory=list)
+    predicates: list[str] = field(default_factory=list)
+    devices: list[str] = field(default_factory=list)
+    activity: str | None = None
+    location: str | None = None
+    cues: tuple[bool, bool] = (False, False)
+    asks_about: bool = False
+    contradicts: bool = False
+    unsure: set[str] = field(default_factory=set)
+    spans: list[ReadSpan] = field(default_factory=list)
 
-def blank_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
-    """Replace the time parser's spans by spaces, keeping offsets and word breaks."""
-    chars = list(text)
-    for start, end in spans:
-        for i in range(max(0, start), min(len(chars), end)):
-            chars[i] = " "
-    return "".join(chars)
+    def mark(self, start: int, end: int, kind: SpanKind, label: str | None = None) -> None:
+        a, b = self.text.span_in_source(start, end)
+        if b > a:
+            self.spans.append(ReadSpan(a, b, kind, label))
 
-
-def peel(token: str) -> list[str]:
-    """The token and each shorter form left by peeling one more particle or suffix.
-
-    "카톡만" → ["카톡만", "카톡"]; "알림도" → ["알림도", "알림"]. Callers take the first form they
-    know, so a word that merely ends like a particle ("모든", "카톡") is not cut short.
-    """
-    forms = [token]
-    word = token
-    for _ in range(3):
-        for suf in _SUFFIXES:
-            if len(word) > len(suf) and word.endswith(suf):
-                word = word[: -len(suf)]
-                forms.append(word)
-                break
-        else:
-            break
-    return forms
-
-
-def strip_suffixes(token: str) -> str:
-    """The surest bare form of a token: a form some word list knows, else one peel at most."""
-    forms = peel(token)
-    for f in forms:
-        if normalise(f) in _FILLER or normalise(f) in _TOPIC_NOUNS:
-            return f
-    return forms[1] if len(forms) > 1 else forms[0]
-
-
-_TOKEN_SPLIT = re.compile(r"[\s,，、.!?~…;:()\[\]{}]+|(?<=[가-힣])(?=[A-Za-z])|(?<=[A-Za-z])(?=[가-힣])")
-
-
-def _words(text: str) -> list[str]:
-    return [t for t in _TOKEN_SPLIT.split(text) if t]
+    def done(self) -> SlotReading:
+        return SlotReading(
+            apps=tuple(m for _, m in self.apps),
+            unresolved=tuple(u for _, u in self.unresolved),
+            content=tuple(self.content),
+            excluded=tuple(self.excluded),
+            unknown_words=tuple(self.unknown),
+            time_residue=tuple(self.residue),
+            predicates=tuple(self.predicates),
+            devices=tuple(self.devices),
+            activity=self.activity,
+            location=self.location,
+            intent_cues=self.cues,
+            asks_about=self.asks_about,
+            contradicts=self.contradicts,
+            mute=None if self.contradicts else self.mute,
+            unsure=frozenset(self.unsure - ({"intent"} if self.contradicts else set())),
+            spans=tuple(sorted(self.spans, key=lambda s: (s.start, s.end))),
+        )
 
 
 class RuleSlotReader:
     """Deterministic slot reading over the text left after time spans are removed."""
 
-    def __init__(self, mapper: AppMapper) -> None:
+    def __init__(self, mapper: AppMapper, respacer: Respacer | None = None) -> None:
         self._mapper = mapper
+        self._respacer = respacer or Respacer(mapper.known_words)
+
+    @property
+    def app_words(self) -> list[str]:
+        return self._mapper.known_words
+
+    @property
+    def app_names(self) -> list[str]:
+        return self._mapper.known_names
+
+    def plausible_apps(self, word: str, installed: InstalledIndex) -> list[AppRef]:
+        return self._mapper.plausible(word, installed)
+
+    def spaced(self, text: str, installed: InstalledIndex) -> str:
+        """`text` with the word breaks the reader restores ("광고알림꺼줘" → "광고 알림 꺼줘")."""
+        return self._respacer.respace(text, installed.labels).text
 
     def read(
         self, text: str, installed: InstalledIndex, *, original: str | None = None
     ) -> SlotReading:
         """Read `text` (time spans blanked); `original` is the same text before blanking."""
-        r = SlotReading()
-        rest = text
-        rest = self._read_keywords(rest, r, original if original is not None else text)
-        self._read_context(text, r)
-        self._read_intent(rest, r)
-        self._read_targets(rest, installed, r)
-        r.all = not r.apps and not r.unresolved and not r.content
-        if r.all and r.unknown_words:
-            # Words code cannot place might be an app or a topic: let the model decide.
-            r.unsure.add("target")
-        return r
+        original = text if original is None else original
+        d = _Draft(MappedText.identity(text))
+        text = self._read_quoted(text, original, d)
+        text = _blank_laughter(text, d)
+        english = lexicon.read_english(text)
+        spaced = self._respacer.respace(english.text, installed.labels)
+        d.text = _compose(spaced, english)
+        rest = self._read_frames(spaced.text, d)
+        self._read_context(spaced.text, d)
+        clause_end = context_end(rest)
+        main = blank_before(rest, clause_end)
+        d.asks_about = asks_about_notifications(original)
+        self._read_intent(main, d)
+        self._read_targets(rest, clause_end, installed, d)
+        if (d.both_ways or (d.cues[0] and d.cues[1])) and _named_twice(main, d):
+            # One rule cannot both silence and let through the same thing: say so, not guess.
+            d.contradicts = True
+        if d.unknown:
+            # Words code cannot place might be an app or a topic: the model decides, and if it
+            # cannot place them either the answer asks (extract.py) — never a rule without them.
+            d.unsure.add("target")
+        return d.done()
 
     # -- keywords -------------------------------------------------------------------------
-    def _read_keywords(self, text: str, r: SlotReading, original: str) -> str:
-        def take(m: re.Match[str]) -> str:
-            # Quoted words are kept as the user wrote them, time words inside them included
-            # (blanking keeps offsets, so the original holds the same span).
-            word = original[m.start(1) : m.end(1)].strip()
-            if word and normalise(word) not in _FRAME_WORDS and word not in r.content:
-                r.content.append(word)
-            return " " * (m.end() - m.start())
+    @staticmethod
+    def _read_quoted(text: str, original: str, d: _Draft) -> str:
+        """Quoted words are keywords as the user wrote them, time words inside included."""
 
-        text = _QUOTED.sub(take, text)
-        for frame in (_NAMED_WORD, _CONTAINS):
-            for m in list(frame.finditer(text)):
+        def take(m: re.Match[str]) -> str:
+            word = original[m.start(1) : m.end(1)].strip()
+            if word and normalise(word) not in _frame_words() and word not in d.content:
+                d.content.append(word)
+                d.spans.append(ReadSpan(m.start(), m.end(), "keyword", word))
+            # Keep "들어간 거 빼고" after the quote readable: only the quote itself is blanked.
+            return "'" + " " * (m.end() - m.start() - 2) + "'"
+
+        return lexicon.pattern("reading", "quoted").sub(take, text)
+
+    def _read_frames(self, text: str, d: _Draft) -> str:
+        for key in ("named_word", "contains"):
+            for m in list(lexicon.pattern("reading", key).finditer(text)):
                 raw = m.group(1)
                 word = strip_suffixes(raw)
-                key = normalise(word)
-                if not key or key in _FILLER or key in _FRAME_WORDS or raw.strip() in _SUFFIX_SET:
+                if not normalise(word) and raw.strip() in _QUOTE_CHARS:
+                    # The frame of a quoted keyword ("'마감'이라는 말 들어간"): already read.
+                    if d.content and _EXCEPT_AFTER_FRAME.match(text, m.end()):
+                        d.excepts_content = True  # "'시험' 들어간 거 빼고"
+                    d.mark(m.end(1), m.end(), "filler")
+                    # A mark, not spaces: the frame still stands between the keyword and
+                    # what precedes it ("에타에서 '시험' 들어간 거 빼고" keeps 에타 out of 빼고).
+                    text = text[: m.end(1)] + "·" * (m.end() - m.end(1)) + text[m.end() :]
                     continue
-                if self._mapper.is_app_word(word):
+                if not normalise(word) or is_filler(word) or normalise(word) in _frame_words():
+                    continue
+                if raw.strip() in suffix_set() or self._mapper.is_app_word(word):
                     continue  # "카톡 관련 알림" names the app, not a keyword
-                if word not in r.content:
-                    r.content.append(word)
+                if word not in d.content:
+                    d.content.append(word)
+                d.mark(m.start(1), m.end(1), "keyword", word)
+                d.mark(m.end(1), m.end(), "filler")
+                if _EXCEPT_AFTER_FRAME.match(text, m.end()):
+                    d.excepts_content = True
                 # Blank the whole frame, so "이라고 적힌" leaves nothing for the next frame.
                 text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
         return text
 
     # -- activity / location ----------------------------------------------------------------
     @staticmethod
-    def _read_context(text: str, r: SlotReading) -> None:
-        for pat, name in _ACTIVITY:
-            if pat.search(text):
-                r.activity = name
-                break
-        for pat, name in _LOCATION:
-            if pat.search(text):
-                r.location = name
-                break
+    def _read_context(text: str, d: _Draft) -> None:
+        for section in ("activity", "location"):
+            for name in lexicon.data("context")[section]:
+                if lexicon.pattern("context", f"{section}.{name}").search(text):
+                    setattr(d, section, name)
+                    break
 
     # -- intent -----------------------------------------------------------------------------
     @staticmethod
-    def _read_intent(text: str, r: SlotReading) -> None:
-        mute_cue = bool(_MUTE.search(text))
-        # Drop the words holding mute cues before looking for allow cues: "받지마" must not
-        # read as "받", nor "꺼줘" leave "줘" behind.
-        unmuted = " ".join(w for w in text.split() if not _MUTE.search(w))
-        allow_cue = bool(_ALLOW.search(unmuted))
-        exception = bool(_EXCEPT.search(text))
-        r.intent_cues = (mute_cue, allow_cue)
-        if mute_cue and not allow_cue:
-            r.mute = not exception  # "X 빼고 다 꺼줘": only X gets through
-        elif allow_cue and not mute_cue:
-            r.mute = exception  # "X 빼고 다 받을래": X is silenced
-        elif mute_cue and allow_cue:
+    def _read_intent(text: str, d: _Draft) -> None:
+        # "놔두고", "남겨두고" mark apps kept out of the rule, not a verb of the rule itself.
+        keep = lexicon.pattern("markers", "keep")
+        for w in words(text):
+            if any(keep.fullmatch(f) for f in tails(w.text)):
+                text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
+        d.cue_spans = [
+            (m.start(), m.end())
+            for rx in (mute_cue(), lexicon.pattern("intent", "allow"))
+            for m in rx.finditer(text)
+        ]
+        muted = bool(mute_cue().search(text))
+        # Blank the mute cues before looking for allow cues: "받지마" must not read as "받",
+        # nor "안 받을래" as "받을래"; a mark, not a space, so "알림 꺼 줘" is no "알림 줘".
+        unmuted = mute_cue().sub(lambda m: "#" * len(m.group(0)), text)
+        allowed = allow_cue_in(unmuted)
+        d.cues = (muted, allowed)
+        if muted and not allowed:
+            d.mute = True
+        elif allowed and not muted:
+            d.mute = False
+        elif muted and allowed:
             # "카톡은 받고 나머지는 꺼줘": the kept part is what gets through.
-            if re.search(r"받고|울리게\s*하고|허용하고|살리고|남기고", text) and _ALL_WORDS.search(
-                text
-            ):
-                r.mute = False
+            if lexicon.pattern("intent", "kept_part").search(text) and lexicon.pattern(
+                "markers", "all"
+            ).search(text):
+                d.mute = False
             else:
-                r.unsure.add("intent")
+                d.unsure.add("intent")
+                d.both_ways = True
         else:
-            r.unsure.add("intent")
+            d.unsure.add("intent")
 
     # -- targets ----------------------------------------------------------------------------
-    def _read_targets(self, text: str, installed: InstalledIndex, r: SlotReading) -> None:
-        words = _words(text)
-        n = len(words)
-        i = 0
+    def _read_targets(
+        self, text: str, clause_end: int, installed: InstalledIndex, d: _Draft
+    ) -> None:
+        ws = words(text)
+        found, leftovers = self._find_apps(ws, installed, d)
+        excluded_at = self._exclusions(ws, found)
+        predicate_at = _predicate_start(text, ws)
+        in_reason = [w.end <= clause_end for w in ws]
+        main_has_target = any(not in_reason[i] for i, _ in found) or any(
+            is_topic(strip_suffixes(ws[i].text)) and not in_reason[i] for i in leftovers
+        )
+        for i, res in found:
+            w = ws[i]
+            if in_reason[i] and main_has_target:
+                # "카톡 시끄러우니까 슬랙만 켜줘": the reason clause names the trouble, not the target.
+                d.mark(w.start, w.end, "context")
+                continue
+            if i in excluded_at:
+                d.excluded.append(w.text)
+                d.kept.append((i, res))
+                d.mark(w.start, w.end, "exclusion", _label_of(res))
+                continue
+            if isinstance(res, AppMatch):
+                d.apps.append((i, res))
+            else:
+                d.unresolved.append((i, res))
+            d.mark(w.start, w.end, "app", _label_of(res))
+        self._drop_generic_app_words(d)
+        for i in leftovers:
+            self._place_leftover(ws, i, in_reason[i], i >= predicate_at, installed, d)
+        self._apply_exclusions(d)
+
+    def _find_apps(
+        self, ws: list[Word], installed: InstalledIndex, d: _Draft
+    ) -> tuple[list[tuple[int, AppMatch | Unresolved]], list[int]]:
+        """Apps by table lookup, longest n-gram first ("네이버 지도" before "네이버")."""
+        found: list[tuple[int, AppMatch | Unresolved]] = []
+        leftovers: list[int] = []
+        n, i = len(ws), 0
         max_n = max(self._mapper.max_words, installed.max_label_words)
-        found_app_at: list[int] = []
-        leftovers: list[tuple[int, str]] = []
         while i < n:
             hit = None
-            # Longest n-gram first so "네이버 지도" wins over "네이버".
             for size in range(min(max_n, n - i), 0, -1):
-                chunk = words[i : i + size]
-                cands = [" ".join(chunk[:-1] + [f]) for f in peel(chunk[-1])]
-                for cand in cands:
+                chunk = [w.text for w in ws[i : i + size]]
+                for cand in [" ".join(chunk[:-1] + [f]) for f in peel(chunk[-1])]:
                     res = self._mapper.lookup(cand, installed)
                     if res is not None:
                         hit = (size, res)
@@ -309,102 +343,247 @@ class RuleSlotReader:
                 if hit:
                     break
             if hit is None:
-                leftovers.append((i, words[i]))
+                leftovers.append(i)
                 i += 1
                 continue
             size, res = hit
-            if isinstance(res, AppMatch):
-                r.apps.append(res)
-            else:
-                r.unresolved.append(res)
-            found_app_at.append(i)
+            if size > 1:  # one word in the result stands for the whole n-gram
+                last = ws[i + size - 1]
+                ws[i] = Word(" ".join(w.text for w in ws[i : i + size]), ws[i].start, last.end)
+                for k in range(i + 1, i + size):
+                    ws[k] = Word("", ws[k].start, ws[k].start)
+            found.append((i, res))
             i += size
-
-        self._drop_generic_app_words(r)
-        # Korean puts the predicate last: words from the first intent verb on are predicate
-        # ("받지 마", "울리지 않게 해줘"), never keywords.
-        predicate_at = _predicate_start(text, n)
-        for idx, raw in leftovers:
-            word = strip_suffixes(raw)
-            key = normalise(word)
-            if _TIME_RESIDUE.search(raw):
-                r.time_residue.append(raw)
-                continue
-            if any(normalise(f) in _FILLER for f in peel(raw)) or raw in _SUFFIX_SET:
-                continue
-            if _CONTEXT_WORD.search(raw) or idx >= predicate_at:
-                continue
-            if not key or key in _FILLER or _MUTE.fullmatch(raw):
-                continue
-            if _is_verb(raw):
-                r.predicates.append(raw)
-                continue
-            if key in _TOPIC_NOUNS:
-                if word not in r.content:
-                    r.content.append(word)
-                continue
-            if re.fullmatch(r"[0-9]+", key):
-                continue
-            res = self._mapper.resolve(word, installed)  # embeddings for words the table lacks
-            if isinstance(res, AppMatch):
-                r.apps.append(res)
-            elif isinstance(res, Unresolved):
-                r.unresolved.append(res)
-            elif (r.apps or r.unresolved) and _before_notification_word(words, idx):
-                # Between an app and 알림 ("문자 스팸 알림"), a noun narrows that app's alerts.
-                if word not in r.content:
-                    r.content.append(word)
-            else:
-                r.unknown_words.append(word)
+        return found, leftovers
 
     @staticmethod
-    def _drop_generic_app_words(r: SlotReading) -> None:
-        """'메시지' beside another app is a generic noun ("카톡 메세지 알림"), not the Messages app."""
-        if len(r.apps) < 2:
+    def _exclusions(ws: list[Word], found: list[tuple[int, AppMatch | Unresolved]]) -> set[int]:
+        """Indices of app words kept out: the apps just before 빼고/말고/놔두고 ("X랑 Y 빼고")."""
+        marker = lexicon.pattern("markers", "except")
+        keep = lexicon.pattern("markers", "keep")
+        app_at = {i for i, _ in found}
+        out: set[int] = set()
+        for i, w in enumerate(ws):
+            forms = peel(w.text)
+            glued = i in app_at and any(
+                marker.fullmatch(w.text[len(f) :]) or keep.fullmatch(w.text[len(f) :])
+                for f in forms[1:]
+            )
+            own = i not in app_at and (marker.match(w.text) or keep.match(w.text))
+            if not (glued or own):
+                continue
+            k = i if glued else i - 1
+            # "신한이랑 국민은행 알림 빼고": notification nouns may stand between app and marker.
+            while k >= 0 and not glued and ws[k].text and k not in app_at and (
+                _is_notification_noun(ws[k].text) or ws[k].text in suffix_set()
+            ):
+                k -= 1
+            while k >= 0 and (k in app_at or not ws[k].text):
+                if ws[k].text:
+                    out.add(k)
+                k -= 1
+        return out
+
+    def _place_leftover(
+        self,
+        ws: list[Word],
+        i: int,
+        in_reason: bool,
+        after_verb: bool,
+        installed: InstalledIndex,
+        d: _Draft,
+    ) -> None:
+        w = ws[i]
+        raw = w.text
+        if not raw:
             return
-        generic = {normalise(w) for w in ("메시지", "메세지", "알림")}
-        keep = [m for m in r.apps if normalise(m.word) not in generic]
-        if keep and len(keep) < len(r.apps):
-            r.apps = keep
+        word = strip_suffixes(raw)
+        key = normalise(word)
+        if lexicon.pattern("reading", "time_residue").search(raw):
+            d.residue.append(raw)
+            d.mark(w.start, w.end, "unread", "time")
+            return
+        if any(is_filler(f) for f in peel(raw)) or raw in suffix_set() or not key:
+            d.mark(w.start, w.end, "filler")
+            return
+        markers = (lexicon.pattern("markers", "except"), lexicon.pattern("markers", "keep"))
+        if any(rx.fullmatch(f) for rx in markers for f in peel(raw)):
+            d.mark(w.start, w.end, "filler", "exception")
+            return
+        if in_reason or _is_context_word(raw) or ends_reason_clause(raw):
+            d.mark(w.start, w.end, "context")
+            return
+        if any(a < w.end and w.start < b for a, b in d.cue_spans):
+            d.mark(w.start, w.end, "intent")  # part of an intent verb ("안 보고 싶어")
+            return
+        if mute_cue().fullmatch(raw) or is_verb(raw):
+            if not (mute_cue().search(raw) or allow_cue_in(raw)):
+                d.predicates.append(raw)
+            d.mark(w.start, w.end, "intent" if (mute_cue().search(raw) or allow_cue_in(raw)) else "filler")
+            return
+        if re.fullmatch(r"[0-9]+", key) or lexicon.pattern("filler", "emoticon").fullmatch(raw):
+            d.mark(w.start, w.end, "filler")
+            return
+        devices = lexicon.words("markers", "non_notification_targets.words")
+        if any(normalise(f) in devices for f in peel(raw)):
+            d.devices.append(word)
+            d.mark(w.start, w.end, "context", "device")
+            return
+        if is_topic(word):
+            if word not in d.content:
+                d.content.append(word)
+            d.mark(w.start, w.end, "keyword", word)
+            return
+        res = self._mapper.resolve(word, installed)  # misspellings, embeddings
+        if isinstance(res, AppMatch):
+            d.apps.append((i, res))
+            d.mark(w.start, w.end, "app", res.app.label)
+        elif isinstance(res, Unresolved):
+            d.unresolved.append((i, res))
+            d.mark(w.start, w.end, "app", res.known_as)
+        elif (
+            (d.apps or d.unresolved)
+            and _before_notification_word(ws, i)
+            and not self._next_is_app(ws, i)
+            and not after_verb
+            and not _coordinated(ws, i)
+            and not _after_app(ws, i, d)
+        ):
+            # Between an app and 알림 ("문자 스팸 알림"), a noun narrows that app's alerts —
+            # unless it stands in a list of apps ("인스타 뿌까톡 알림"): then it may be an app
+            # itself, and the model or a question decides.
+            if word not in d.content:
+                d.content.append(word)
+            d.mark(w.start, w.end, "keyword", word)
+        else:
+            d.unknown.append(word)
+            d.mark(w.start, w.end, "unread")
+
+    def _next_is_app(self, ws: list[Word], idx: int) -> bool:
+        """Whether the next word names an app ("뿌까톡 알람앱": the clock app), so the word is
+        one more item of a list, not a noun narrowing the app before it."""
+        nxt = next((w.text for w in ws[idx + 1 :] if w.text), "")
+        return bool(nxt) and any(self._mapper.is_app_word(f) for f in peel(nxt))
+
+    @staticmethod
+    def _apply_exclusions(d: _Draft) -> None:
+        """"X 빼고 다 꺼줘": with nothing else named, the kept apps are the target.
+
+        The verb flips (only X gets through; "X 빼고 다 받을래" silences X). With something else
+        named ("X 빼고 Y 꺼줘") Y is the target and X is simply left out of the rule.
+        """
+        if not d.kept:
+            if d.content and d.excepts_content and not d.unknown and d.mute is not None:
+                # "'시험' 들어간 거 빼고 다 꺼줘": only notifications with the keyword get through.
+                d.mute = not d.mute
+            return
+        if d.apps or d.unresolved or d.content or d.unknown:
+            return
+        if d.mute is not None:
+            d.mute = not d.mute
+        # Without a verb the model decides intent, trained on the same reading ("X 빼고" → 허용).
+        d.apps = [(i, r) for i, r in d.kept if isinstance(r, AppMatch)]
+        d.unresolved = [(i, r) for i, r in d.kept if isinstance(r, Unresolved)]
+        d.excluded.clear()
+        d.spans = [
+            ReadSpan(s.start, s.end, "app", s.label) if s.kind == "exclusion" else s
+            for s in d.spans
+        ]
+
+    @staticmethod
+    def _drop_generic_app_words(d: _Draft) -> None:
+        """'메시지' beside another app is a generic noun ("카톡 메세지 알림"), not the Messages app."""
+        if len(d.apps) < 2:
+            return
+        generic = lexicon.words("markers", "generic_app_words")
+        keep = [(i, m) for i, m in d.apps if normalise(m.word) not in generic]
+        if keep and len(keep) < len(d.apps):
+            d.apps = keep
 
 
-_NOTIFICATION_NOUN = re.compile(r"^(?:알림|알람|푸시|노티|메시지|메세지)")
-
-
-def _before_notification_word(words: list[str], idx: int) -> bool:
-    return idx + 1 < len(words) and bool(_NOTIFICATION_NOUN.match(words[idx + 1]))
-
-
-def _predicate_start(text: str, n_words: int) -> int:
-    """Index (in `_words(text)`) of the word where the first intent verb begins."""
-    cues = [m.start() for pat in (_MUTE, _ALLOW) if (m := pat.search(text))]
-    if not cues:
-        return n_words
-    at = min(cues)
-    k = len(_words(text[:at]))
-    if at > 0 and not text[at - 1].isspace() and k > 0:
-        k -= 1  # the cue starts inside a word ("알림꺼줘"): that word is predicate too
-    return k
-
-
-_VERB_ENDINGS = re.compile(
-    r"(해|해줘|해주세요|줘|주세요|줄래|할래|하자|해라|하기|하게|하고|해놔|해둬|놔|둬|싶어|싶다|"
-    r"싶음|마|말아|마라|마세요|줘요|래|게|고|요|음|기|자|다|라|네|야|어|아|지|죠|세요|십시오)$"
-)
-
-
-# Sentence-final endings of statements and questions ("시끄럽네", "있어?", "좋다").
-_FINAL_ENDING = re.compile(
-    r"(?:네|니|냐|나요|까|까요|죠|지요|요|다|어|아|야|래|군|구나|데|잖아|거든|네요|어요|아요)[?!.~]*$"
-)
-
-
-def _is_verb(raw: str) -> bool:
-    """Predicates end in verbal endings; app names and topics do not."""
-    if _MUTE.search(raw) or _ALLOW.search(raw):
+def _named_twice(text: str, d: _Draft) -> bool:
+    """Whether the command names one app, or every notification, in two places."""
+    apps = [m.app for _, m in d.apps]
+    if len(apps) != len(set(apps)):
         return True
-    if re.search(r"[하되]", raw) and _VERB_ENDINGS.search(raw):
-        return True
-    return len(raw) >= 2 and bool(_FINAL_ENDING.search(raw)) and bool(
-        re.search(r"[었았였했봤갔왔겠있없같럽롭싶좋많]|[?]$", raw)
+    # "나머지는 다" is one phrase; "전부 켜놓고 전부 꺼줘" names everything twice.
+    starts = [m.start() for m in lexicon.pattern("markers", "all").finditer(text)]
+    return any(b - a > 6 for a, b in zip(starts, starts[1:], strict=False))
+
+
+def _blank_laughter(text: str, d: _Draft) -> str:
+    """"ㅋㅋ", "ㅠㅠ", "^^" glued to a word ("슬랙ㅋㅋ") are filler, not part of the word."""
+
+    def take(m: re.Match[str]) -> str:
+        d.spans.append(ReadSpan(m.start(), m.end(), "filler"))
+        # A full stop: people close a sentence with "ㅠㅠ" or "ㅋㅋ" as others do with ".".
+        return "." * (m.end() - m.start())
+
+    return lexicon.pattern("filler", "laughter").sub(take, text)
+
+
+def _label_of(res: AppMatch | Unresolved) -> str | None:
+    return res.app.label if isinstance(res, AppMatch) else res.known_as
+
+
+def _compose(outer: MappedText, inner: MappedText) -> MappedText:
+    """Offsets of `outer` (built from inner.text) mapped through to inner's source."""
+    origin = tuple(inner.origin[i] if i < len(inner.origin) else inner.source_length
+                   for i in outer.origin)
+    return MappedText(outer.text, origin, inner.source_length)
+
+
+def _frame_words() -> frozenset[str]:
+    return lexicon.words("reading", "frame_words")
+
+
+def _is_context_word(raw: str) -> bool:
+    return bool(lexicon.pattern("context", "context_word", anchored="^").search(raw))
+
+
+_CONJUNCTIONS = ("이랑", "랑", "하고", "과", "와", "이나", "및", "또는")
+
+
+def _coordinated(ws: list[Word], idx: int) -> bool:
+    """Whether the word is joined to the one before by "랑/하고/과" ("Chrome랑 뿌까톡"): then it
+    is another item of a list of apps, not a noun narrowing the app before it."""
+    prev = next((w.text for w in reversed(ws[:idx]) if w.text), "")
+    return prev.endswith(_CONJUNCTIONS) or prev in _CONJUNCTIONS
+
+
+def _after_app(ws: list[Word], idx: int, d: _Draft) -> bool:
+    """Whether the word follows an app name bare ("인스타 뿌까톡 알림"): then it may be one more
+    app as well as a topic. After "카톡에서 …" or "카톡의 …" it is a topic within that app."""
+    app_at = {i for i, _ in d.apps} | {i for i, _ in d.unresolved}
+    prev = next((k for k in range(idx - 1, -1, -1) if ws[k].text), None)
+    if prev is None:
+        return False
+    # An n-gram app ("Galaxy Store") leaves empty words after its first one.
+    head = next((k for k in range(prev, -1, -1) if k in app_at), None)
+    if head is None or any(ws[k].text for k in range(head + 1, prev + 1)) and prev not in app_at:
+        return False
+    return not ws[prev].text.endswith(("에서", "의", "에서온", "에서오는", "에서의"))
+
+
+def _is_notification_noun(raw: str) -> bool:
+    return any(
+        lexicon.pattern("markers", "notification_nouns", anchored="^").fullmatch(f)
+        for f in peel(raw)
     )
+
+
+def _before_notification_word(ws: list[Word], idx: int) -> bool:
+    nxt = next((w.text for w in ws[idx + 1 :] if w.text), "")
+    return bool(lexicon.pattern("markers", "notification_nouns", anchored="^").search(nxt))
+
+
+def _predicate_start(text: str, ws: list[Word]) -> int:
+    """Index in `ws` of the word where the first intent verb begins."""
+    cues = [m.start() for rx in (mute_cue(), lexicon.pattern("intent", "allow")) if (m := rx.search(text))]
+    if not cues:
+        return len(ws)
+    at = min(cues)
+    for k, w in enumerate(ws):
+        if w.end > at:
+            return k
+    return len(ws)

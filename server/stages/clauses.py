@@ -1,0 +1,107 @@
+"""How a turn is built: its intent verbs, its sentences and reason clauses, questions.
+
+The slot reader asks these questions of a turn before it reads targets: where the command
+starts (a long message tells a story first), which verbs are intent cues, whether the turn
+asks about notifications instead of asking for a rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from notillm_local import lexicon
+from notillm_local.stages.words import ends_reason_clause, suffix_set, words
+
+
+def has_intent_cue(text: str) -> bool:
+    """Whether any mute or allow verb appears (cheap; used before reading a sentence fully)."""
+    text = lexicon.read_english(text).text
+    return bool(mute_cue().search(text) or allow_cue_in(text))
+
+
+def mute_cue() -> re.Pattern[str]:
+    return lexicon.pattern("intent", "mute")
+
+
+def allow_cue_in(text: str) -> bool:
+    if lexicon.pattern("intent", "allow").search(text):
+        return True
+    # "알려 줘" asks for information ("오늘 뉴스 알려줘") unless notifications or "only" are named.
+    return bool(
+        lexicon.pattern("intent", "allow_if_named.cue").search(text)
+        and lexicon.pattern("intent", "allow_if_named.needs").search(text)
+    )
+
+
+def asks_about_notifications(text: str) -> bool:
+    """A question or condition about notifications that asks for no rule.
+
+    "알림 끄면 배터리 덜 닳아?", "카톡 알림 꺼져 있어?"; but "카톡 2시간 꺼줄래?" is a request.
+    """
+    spec = "question_not_request"
+    if lexicon.pattern("reading", f"{spec}.conditional").search(text):
+        return True
+    if not lexicon.pattern("reading", f"{spec}.question_end").search(text.strip()):
+        return False
+    return not lexicon.pattern("reading", f"{spec}.request").search(text)
+
+
+_SENTENCE_END = re.compile(r"[.!?。？！…]+")
+
+
+def context_end(text: str) -> int:
+    """Offset where the context before the command ends (0 if there is none).
+
+    A long message tells a story and then asks ("…단톡 알림이 계속 울려서 집중이 안돼. 한 2시간만
+    카톡 좀 꺼줄래?"): the command is the last sentence with an intent verb, and everything
+    before it — plus a reason clause that opens that sentence — is context, never a target,
+    keyword or intent of the rule.
+    """
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+    spans = [(a, b) for a, b in zip(starts, [*starts[1:], len(text)], strict=True) if b > a]
+    command = next(
+        (a for a, b in reversed(spans) if _command_verb_at(text[a:b]) is not None),
+        spans[-1][0] if spans else 0,
+    )
+    return command + _reason_clause_end(text[command:])
+
+
+def _command_verb_at(text: str) -> int | None:
+    """Offset of the first intent verb that is not inside a reason clause ("울려서", "끄면")."""
+    for w in words(text):
+        if (mute_cue().search(w.text) or allow_cue_in(w.text)) and not ends_reason_clause(w.text):
+            return w.start
+    return None
+
+
+def _reason_clause_end(text: str) -> int:
+    """Offset where the last reason/context clause before the command ends (0 if none).
+
+    "과제 마감이라 그런데 세 시간 동안 알림 다 꺼줘": the clause ends after "그런데"; its words are
+    context, never a target or keyword. Only clauses before the first intent verb count: the
+    predicate comes last in Korean, and words after it are read as usual.
+    """
+    verb_at = _command_verb_at(text)
+    if verb_at is None:
+        verb_at = len(text)
+    end = 0
+    for w in words(text[:verb_at]):
+        if ends_reason_clause(w.text) and not _is_only_app(w.text):
+            end = w.end
+    return end
+
+
+def _is_only_app(raw: str) -> bool:
+    # "카톡이라서" is still a reason clause, but a bare particle word is not a clause end.
+    return raw in suffix_set()
+
+
+def blank_before(text: str, end: int) -> str:
+    return " " * end + text[end:]
+
+
+def tails(word: str) -> list[str]:
+    """Every ending of a word: "카톡놔두고" → ["카톡놔두고", "톡놔두고", "놔두고", …]."""
+    return [word[k:] for k in range(len(word))]
+
+

@@ -1,0 +1,85 @@
+"""Words beside a time that look like part of it but are not read.
+
+"첫째 주", "격주", "말일", a holiday, a number glued to a time with no unit: the parser cannot read
+them exactly, and dropping them would change the rule, so they are reported as ``unread`` and
+make the outcome ``unclear`` (asking beats guessing). This runs beside the lexer, over the same
+scan text and tokens, and decides nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from notillm_local.stages.timeparse.model import _Token
+from notillm_local.stages.timeparse.vocabulary import _EN, _ORD_RE, _SINO_MULTI_RE, _en_alt
+
+# Words that look like part of a time but are not read. Strong ones are time words on their
+# own (flagged beside a time or before a time marker); weak ones only when right beside a time.
+_HOLIDAYS = (
+    "크리스마스\\s*이브|크리스마스|성탄절|설\\s*연휴|설날|구정|신정|추석|삼일절|어린이날|어버이날"
+    "|현충일|제헌절|광복절|개천절|한글날|석가탄신일|부처님\\s*오신\\s*날|명절|연휴|새해|연말연시"
+)
+_UNREAD_STRONG = re.compile(
+    rf"격주|다다음\s*(?:주|달)?|말일|월말|월초|연말|연초|초순|중순|하순|주초|매달|매월|매년"
+    rf"|반나절|한나절|분기"
+    rf"|(?<![가-힣\d])시간\s*반|(?<![가-힣\d])시반|{_HOLIDAYS}|{_en_alt(_EN['time_zones'])}"
+)
+_WEAK_WORDS = (
+    rf"(?:{_ORD_RE}(?:\s*주|\s*날)?|이번|다음|여름|겨울|봄|가을"
+    rf"|{_en_alt(_EN['unread_modifiers'])}|{_en_alt(_EN['time_zones'])})"
+)
+_WEAK_BEFORE = re.compile(rf"({_WEAK_WORDS})\s*$")
+_WEAK_AFTER = re.compile(rf"\s*({_WEAK_WORDS})")
+# "몇 시간 동안" (a few hours) is vague; "몇 시야?" alone is a question, not a time.
+_UNREAD_VAGUE = re.compile(
+    r"몇\s*(?:시간|분|초|일|주|달|개월|년)(?=\s*(?:동안|간|만|뒤|후|안|내|이내|까지|전|이후|쯤|정도))"
+)
+# Glued to a time with no blank: a number with no unit ("1시간30", "오후3까지").
+_GLUED_AFTER = re.compile(rf"\d+(?:\.\d+)?|{_SINO_MULTI_RE}")
+_GLUED_BEFORE = re.compile(r"\d+(?:\.\d+)?$")
+# A number with a unit the parser does not know, before a time marker ("30m 동안").
+_UNREAD_UNIT = re.compile(
+    r"(?<![a-z\d])\d+(?:\.\d+)?\s?[a-z]+(?=\s*(?:까지|부터|동안|간|뒤|후|안에|내에|이내))"
+)
+_TIME_MARK_AFTER = re.compile(
+    r"\s*(?:까지|부터|동안|마다|내내|이후)|(?:에는|에도|에|로|전|후|간|안|내)(?![가-힣])"
+)
+
+
+def _unread(scan: str, tokens: Sequence[_Token]) -> list[tuple[int, int]]:
+    """Words inside or beside the time that look like part of it but were not read."""
+    taken = sorted((t.start, t.end) for t in tokens if t.end > t.start)
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= a or start >= b for a, b in taken)
+
+    def modifies(end: int) -> bool:
+        # Right before a time ("격주 월요일", "설날 밤 10시까지"); after one, a time word is
+        # usually the next part of the sentence ("2시간 동안 크리스마스 이벤트 알림").
+        return any(end <= a and not scan[end:a].strip() for a, _ in taken)
+
+    found: list[tuple[int, int]] = []
+    for strong in _UNREAD_STRONG.finditer(scan):
+        start, end = strong.span()
+        if free(start, end) and (modifies(end) or _TIME_MARK_AFTER.match(scan, end)):
+            found.append((start, end))
+    # Weak words and glued numbers only count right beside a token: anchored look-ups around
+    # each token keep this linear in the number of tokens.
+    for i, (a, b) in enumerate(taken):
+        lo = taken[i - 1][1] if i else 0
+        hi = taken[i + 1][0] if i + 1 < len(taken) else len(scan)
+        for weak in (_WEAK_BEFORE.search(scan, max(lo, a - 16), a), _WEAK_AFTER.match(scan, b, hi)):
+            if weak:
+                found.append(weak.span(1))
+        for glued in (
+            _GLUED_BEFORE.search(scan, max(lo, a - 8), a),
+            _GLUED_AFTER.match(scan, b, hi),
+        ):
+            if glued and glued.end() > glued.start():
+                found.append(glued.span())
+    for pattern in (_UNREAD_UNIT, _UNREAD_VAGUE):
+        for other in pattern.finditer(scan):
+            if free(*other.span()):
+                found.append(other.span())
+    return sorted(set(found))
