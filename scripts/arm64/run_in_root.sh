@@ -116,10 +116,9 @@ main() {
   ) | tar -xf - -C "$ROOT$APP"
   local tree
   tree="$(git -C "$repo" rev-parse --short HEAD) + $(git -C "$repo" status --porcelain | wc -l) uncommitted paths"
+  rm -rf "$ROOT$WORK"; mkdir -p "$ROOT$WORK/data" "$ROOT$WORK/out"
   # what decides the answers, fingerprinted from the copy; compare.py checks the x86 tree's
   python3 "$here/compare.py" --fingerprint "$ROOT$APP" > "$ROOT$WORK/fingerprint.txt"
-
-  rm -rf "$ROOT$WORK"; mkdir -p "$ROOT$WORK/data" "$ROOT$WORK/out"
   cp "$EXAMPLES" "$ROOT$WORK/data/examples.jsonl"
   head -n "$DEV_N" "$DEV" > "$ROOT$WORK/data/dev$DEV_N.jsonl"
 
