@@ -245,6 +245,22 @@ def test_the_strace_check_catches_what_it_must(tmp_path: Path) -> None:
     assert not any('"127.0.0.1"' in line for line in found)
 
 
+def _serve_child(strace_pid: int) -> int | None:
+    """The live child of strace that runs `serve`."""
+    try:
+        children = Path(f"/proc/{strace_pid}/task/{strace_pid}/children").read_text().split()
+    except OSError:
+        return None
+    for pid in children:
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"serve" in cmdline:
+            return int(pid)
+    return None
+
+
 def test_serve_sends_nothing_beyond_loopback_native_code_included(tmp_path: Path) -> None:
     trace = tmp_path / "serve.trace"
     port = free_port()
@@ -283,7 +299,10 @@ def test_serve_sends_nothing_beyond_loopback_native_code_included(tmp_path: Path
             assert answers[0]["meta"]["llmCalls"] >= 1, answers[0]
             assert all(a["meta"]["hostedCalls"] == 0 for a in answers)
             assert client.get("/docs").status_code == 200
-        # SIGTERM to the server itself, not to strace: telemetry also spoke at shutdown.
+        # SIGTERM to the server itself, not to strace: telemetry also spoke at shutdown. The
+        # pid is read again now: read while strace was starting it, it could name a child
+        # that has since gone (seen on a loaded machine).
+        server_pid = _serve_child(proc.pid) or server_pid
         assert server_pid is not None
         os.kill(server_pid, signal.SIGTERM)
         assert proc.wait(timeout=120) == 0  # strace exits with the server's status

@@ -123,3 +123,17 @@ def test_model_keyword_choices_include_words_of_a_spacing_free_command(
     words = extractor.keyword_candidates("인스타광고알림      꺼줘", default_index)
     assert "광고" in words and "인스타" in words
     assert "시간" not in words  # time words were blanked before
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["모든 알림 다 끄고 모든 알림 다 켜줘", "알림 다 끄고 다 켜줘", "전부 켜놓고 전부 꺼줘"],
+)
+def test_everything_muted_and_allowed_is_a_contradiction(reader, default_index, text) -> None:
+    # Found by natural_b's first run: the model turned the first into "allow everything".
+    assert reader.read(text, default_index).contradicts
+
+
+def test_one_clause_of_everything_is_no_contradiction(reader, default_index) -> None:
+    r = reader.read("카톡은 받고 나머지는 다 꺼줘", default_index)
+    assert not r.contradicts and r.mute is False

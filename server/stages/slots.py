@@ -508,7 +508,13 @@ def _named_twice(text: str, d: _Draft) -> bool:
         return True
     # "나머지는 다" is one phrase; "전부 켜놓고 전부 꺼줘" names everything twice.
     starts = [m.start() for m in lexicon.pattern("markers", "all").finditer(text)]
-    return any(b - a > 6 for a, b in zip(starts, starts[1:], strict=False))
+    if any(b - a > 6 for a, b in zip(starts, starts[1:], strict=False)):
+        return True
+    # "모든 알림 다 끄고 모든 알림 다 켜줘": everything on both sides of the first verb.
+    if not d.cue_spans:
+        return False
+    first_start, first_end = min(d.cue_spans)
+    return any(s < first_start for s in starts) and any(s >= first_end for s in starts)
 
 
 def _blank_laughter(text: str, d: _Draft) -> str:

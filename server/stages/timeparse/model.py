@@ -33,6 +33,9 @@ class _Role(Enum):
     PAST = "past"
 
 
+# From this hour on, "오늘 새벽" may mean the coming early morning (the night continues).
+_EVENING_HOUR = 18
+
 @dataclass(frozen=True)
 class _Length:
     seconds: int = 0
@@ -197,11 +200,17 @@ class _Clock:
                 return hour
         return am if self.daypart in _DP_MORNING else pm
 
-    def shifts(self, shift: int) -> tuple[int, ...]:
+    def shifts(self, shift: int, now_hour: int) -> tuple[int, ...]:
         if self.daypart == "밤" and self.hour in (12, 1, 2, 3, 4):
             return (1,)
-        if self.daypart == "새벽" and self.day is not None and self.day.offset == 0:
-            # "오늘 새벽 3시" said late at night means the coming early morning too.
+        if (
+            self.daypart == "새벽"
+            and self.day is not None
+            and self.day.offset == 0
+            and now_hour >= _EVENING_HOUR
+        ):
+            # "오늘 새벽 3시" said late at night means the coming early morning too; said in
+            # the morning or afternoon it is this morning's, already past.
             return (0, 1)
         return (shift,)
 

@@ -28,7 +28,7 @@ def _candidates(clock: _Clock, now: datetime, day: _DayRef | None = None) -> lis
     for base in bases:
         for minutes, shift in clock.readings():
             # With no day named, the search band already covers every date.
-            for s in clock.shifts(shift) if named_day else (0,):
+            for s in clock.shifts(shift, now.hour) if named_day else (0,):
                 out.add(_at(base + timedelta(days=s), minutes, tz, clock.second))
     return sorted(out)
 
