@@ -308,6 +308,7 @@ def test_serve_sends_nothing_beyond_loopback_native_code_included(tmp_path: Path
         assert proc.wait(timeout=120) == 0  # strace exits with the server's status
     finally:
         if proc.poll() is None:
+            server_pid = _serve_child(proc.pid) or server_pid
             if server_pid is not None:  # killing strace alone would leave the server running
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(server_pid, signal.SIGKILL)
