@@ -41,6 +41,8 @@ WARMUP_PROMPT = "30분 동안 카톡 알림 꺼줘"
 class Service(Protocol):
     def handle(self, req: HandleRequest) -> HandleResponse: ...
 
+    def wait_warm(self, timeout_s: float = 60.0) -> bool: ...
+
     def close(self) -> None: ...
 
 
@@ -336,9 +338,8 @@ def run_eval(
     records: list[dict[str, Any]] = []
     warmup_ms: float | None = None
     try:
-        wait_warm = getattr(service, "wait_warm", None)
-        if callable(wait_warm):
-            wait_warm()
+        # Background start-up work (prefix, grammar vocabulary) would be timed as the first cases.
+        service.wait_warm()
         if EngineMode(engine) is not EngineMode.HOSTED:
             # The first model call pays one-off costs (allocations, prompt-prefix cache); a
             # hosted warm-up would cost money and measure nothing local.

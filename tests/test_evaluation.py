@@ -93,6 +93,9 @@ class FakeService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
 
+    def wait_warm(self, timeout_s: float = 60.0) -> bool:
+        return True
+
     def handle(self, req: HandleRequest) -> HandleResponse:
         if req.prompt == "boom":
             raise RuntimeError("scripted failure")

@@ -40,9 +40,6 @@ from notillm_local.errors import (
 
 logger = logging.getLogger(__name__)
 
-# What callers hold and pass to `generate`.
-CompiledGrammar = GuidedGrammar
-
 # llama_token_data as numpy sees it (id, logit, p; C layout).
 _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
 

@@ -308,7 +308,6 @@ def combine(
         agreement = "filled"
     else:
         agreement = "agree"
-    _ = others
     reading = replace(
         r, mute=mute, apps=tuple(placed), unresolved=tuple(asked), content=content,
         unknown_words=(), unsure=frozenset(),
