@@ -28,6 +28,7 @@ from notillm_local.contract.schemas import HandleRequest
 from notillm_local.engines.local import GenerationStats, LocalModel
 from notillm_local.eval.harness import load_cases
 from notillm_local.eval.scoring import extract_rule_correctness, route_correctness
+from notillm_local.lexicon import normalise
 from notillm_local.service import build_service
 from notillm_local.settings import Settings
 
@@ -44,11 +45,13 @@ _COUNT = {"tokens": 0, "calls": 0}
 _orig_generate = LocalModel.generate
 
 
-def _counting_generate(self, prompt_tokens, grammar, *, max_tokens, stop="\n", stats=None):
+def _counting_generate(self, prompt_tokens, grammar, *, max_tokens, stop="\n", stats=None,
+                       fast_forward=True):
     stats = stats if stats is not None else GenerationStats()
     before = stats.generated_tokens
     try:
-        return _orig_generate(self, prompt_tokens, grammar, max_tokens=max_tokens, stop=stop, stats=stats)
+        return _orig_generate(self, prompt_tokens, grammar, max_tokens=max_tokens, stop=stop,
+                              stats=stats, fast_forward=fast_forward)
     finally:
         _COUNT["tokens"] += stats.generated_tokens - before
         _COUNT["calls"] += 1
@@ -71,25 +74,40 @@ def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
 _NOW = datetime(2026, 3, 10, 9, 0, tzinfo=timezone(timedelta(hours=9)))
 
 
+def _apps_of(answer: str, index: Any, names: dict[str, Any]) -> list[object]:
+    """The answer's items as apps: the same app by the device's label or the table's name
+    ("KakaoTalk" = "카카오톡" on an English device); "기타" and "없음" as themselves."""
+    return [index.by_norm_label.get(normalise(x)) or names.get(x) or x for x in answer.split(", ")]
+
+
 def score_slots(
     examples: Sequence[Any], gguf: Path, adapter: Path | None, prefix: str, *, threads: int = 1
 ) -> dict:
     """Each example's three slots answered by the model as the extractor asks for them (same
     token layout, same grammars: the example's installed labels, the prompt's own words),
     compared with the example's template truth. Per slot, whole example, per family."""
+    from notillm_local import resources
+    from notillm_local.domain import AppRef
     from notillm_local.engines.grammars import GrammarSet
-    from notillm_local.stages.apps import load_catalog
+    from notillm_local.stages.apps import AliasTable, AppMapper, InstalledIndex, load_catalog
     from notillm_local.stages.extract import _keyword_candidates
     from notillm_local.stages.timeparse import parse_time
 
     model = LocalModel(gguf, n_threads=threads, n_ctx=512, lora_path=adapter)
     grammars = GrammarSet.load()
-    default_labels = [a.label for a in load_catalog()]
+    catalog = load_catalog()
+    mapper = AppMapper(AliasTable.load(resources.path("app_aliases.json"), catalog))
+    default_index = InstalledIndex.of(catalog)
     head = model.bos() + model.tokenize(prefix)
     rows: list[dict] = []
     try:
         for ex in examples:
-            labels = [lb for lb, _ in ex.installed] if ex.installed else default_labels
+            index = (InstalledIndex.of(AppRef(lb, pkg) for lb, pkg in ex.installed)
+                     if ex.installed else default_index)
+            names = mapper.answer_names(index)
+            labels = [*index.labels, *names]
+
+
             line = re.sub(r"\s+", " ", ex.sentence)
             t0 = time.perf_counter()
             toks = head + model.tokenize(f"\n문장: {line}\n의도:")
@@ -110,7 +128,7 @@ def score_slots(
             rows.append({
                 "family": ex.family, "sentence": ex.sentence,
                 "want": [ex.intent, ex.apps, ex.keywords], "got": [intent, apps, kws],
-                "intent": intent == ex.intent, "apps": apps == ex.apps,
+                "intent": intent == ex.intent, "apps": _apps_of(apps, index, names) == _apps_of(ex.apps, index, names),
                 "keywords": kws == ex.keywords, "ms": (time.perf_counter() - t0) * 1000,
                 "keyword_reachable": all(k in cands for k in want_kws),
             })

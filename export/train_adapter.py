@@ -137,6 +137,10 @@ def load_base(opts: TrainOptions, gguf: Path, base_dir: Path) -> Any:
             str(gguf.parent), gguf_file=gguf.name, dtype=torch.float32, attn_implementation="sdpa"
         )
     base_dir.mkdir(parents=True, exist_ok=True)
+    # Loaded from a GGUF, the config names no architecture, and convert_lora_to_gguf.py finds
+    # the model's by that field alone ("Failed to detect model architecture").
+    if not getattr(model.config, "architectures", None):
+        model.config.architectures = [type(model).__name__]
     model.config.save_pretrained(base_dir)
     logger.info("base model loaded in %.0fs", time.time() - t0)
     return model

@@ -1,4 +1,4 @@
-"""Three grammar-held greedy decoders on the same slot prompts, and the service's own latency.
+"""Four grammar-held greedy decoders on the same slot prompts, and the service's own latency.
 
     python scripts/bench_decoder.py [--n 60] [--repeats 2] [--out reports/decoder.json]
     python scripts/bench_decoder.py --pipeline [--mode auto] [--out reports/pipeline.json]
@@ -8,7 +8,10 @@ Decoders (docs/decoder.md):
   llama.cpp's sampler chain (penalties, GBNF grammar over the whole vocabulary, greedy).
 - topk: the decoder this service had before: asks llama.cpp's GBNF engine about the 64 best
   tokens and, when none is allowed, about all 262,144 one by one.
-- llguidance: `LocalModel.generate` now: llguidance's full mask at every step.
+- llguidance-step: llguidance's full mask at every step, every token a model pass of its own
+  (the decoder shipped until the forced-token fast-forward).
+- llguidance: `LocalModel.generate` now: the full mask at every step, and the tokens the
+  grammar forces taken without asking the model, evaluated in one batch.
 
 The prompts are the ones the slot extractor builds in model mode (every slot by the model) for
 the first `--n` cases of eval/data/holdout.jsonl and holdout_nospace.jsonl: the service runs
@@ -43,7 +46,7 @@ from notillm_local.service import build_service
 from notillm_local.settings import Settings
 
 DATA = Path(__file__).resolve().parents[1] / "eval" / "data"
-DECODERS = ("stock", "topk", "llguidance")
+DECODERS = ("stock", "topk", "llguidance-step", "llguidance")
 PIPELINE_SETS = ("dev", "holdout", "holdout2", "dev_nospace", "holdout_nospace",
                  "holdout2_nospace")
 _TOP_K = 64
@@ -130,13 +133,26 @@ def record_calls(svc: Any, sets: list[str], n: int) -> tuple[list[Call], int]:
     return calls, requests
 
 
-# -- the three decoders ----------------------------------------------------------------------
+# -- the four decoders -----------------------------------------------------------------------
 def run_llguidance(m: LocalModel, call: Call) -> Outcome:
     st = GenerationStats()
     t0 = time.perf_counter()
     try:
         text: str | None = m.generate(call.prompt, m.grammar(call.grammar),
                                       max_tokens=call.max_tokens, stats=st)
+    except Exception:
+        text = None
+    return Outcome(text, time.perf_counter() - t0, st.generated_tokens + st.forced_tokens,
+                   st.mask_seconds)
+
+
+def run_llguidance_step(m: LocalModel, call: Call) -> Outcome:
+    """llguidance masks, forced tokens evaluated one model pass each (last round's shipping)."""
+    st = GenerationStats()
+    t0 = time.perf_counter()
+    try:
+        text: str | None = m.generate(call.prompt, m.grammar(call.grammar),
+                                      max_tokens=call.max_tokens, stats=st, fast_forward=False)
     except Exception:
         text = None
     return Outcome(text, time.perf_counter() - t0, st.generated_tokens + st.forced_tokens,
@@ -216,7 +232,8 @@ def run_stock(m: LocalModel, call: Call) -> Outcome:
     return Outcome(text, time.perf_counter() - t0, int(sample_s[1]), sample_s[0])
 
 
-RUNNERS = {"stock": run_stock, "topk": run_topk, "llguidance": run_llguidance}
+RUNNERS = {"stock": run_stock, "topk": run_topk, "llguidance-step": run_llguidance_step,
+           "llguidance": run_llguidance}
 
 
 # -- the replay ------------------------------------------------------------------------------
@@ -335,7 +352,7 @@ def render(summary: dict[str, Any], meta: dict[str, Any]) -> str:
             f"| {r['request_cpu_p50_s']:.2f} / {r['request_cpu_p95_s']:.2f} "
             f"| {r['fallbacks_per_repeat']:.0f} "
             f"({r['calls_with_fallback']} calls) "
-            f"| {'identical' if same == 0 else f'{same} differ'} |"
+            f"| {'–' if same is None else 'identical' if same == 0 else f'{same} differ'} |"
         )
     return "\n".join(lines)
 

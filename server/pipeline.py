@@ -297,8 +297,13 @@ class Pipeline:
             if focus != req.prompt and focus.strip():
                 turn = self._read(focus, now, installed, run, "prompt")
         first = self._with_model(first, installed, run)
-        merged = pending.merge(first, turn)
-        merged = self._with_model(merged, installed, run)
+        if self._extractor.decides_every_slot:
+            # Each turn is read by the model on its own words and time spans; the merge is
+            # code's. The joined text of two turns is no sentence the model could read (and
+            # the time spans are the new turn's, so its time words would become keywords).
+            merged = pending.merge(first, self._with_model(turn, installed, run))
+        else:
+            merged = self._with_model(pending.merge(first, turn), installed, run)
         return self._rule(replace(merged, llm_calls=merged.llm_calls + calls), now, pend, action,
                           run)
 

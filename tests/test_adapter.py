@@ -24,6 +24,7 @@ from notillm_local.export.adapter_data import (
     apps_answer,
     build_examples,
     default_device,
+    device_of,
     eval_files,
     eval_prompts,
     fam_allow_except,
@@ -185,22 +186,38 @@ def test_apps_map_to_the_examples_own_installed_list(universe) -> None:
     wa, kakao, line = universe.apps["WhatsApp"], universe.apps["카카오톡"], universe.apps["LINE"]
     # The default catalog has no WhatsApp: "기타", one per missing app, in the order named.
     assert apps_answer([wa, kakao, line], default_device(universe)) == "기타, 카카오톡, 기타"
-    custom = Device((("WhatsApp", "com.whatsapp"), ("KakaoTalk", "com.kakao.talk")),
-                    {"WhatsApp": "WhatsApp", "카카오톡": "KakaoTalk"})
-    assert apps_answer([wa, kakao, line], custom) == "WhatsApp, KakaoTalk, 기타"
-    assert apps_answer([kakao, kakao], custom) == "KakaoTalk"  # 카톡 단톡 → one label
+    # An English device: each app by the table's one name for it (the model cannot see the
+    # list), which the serving grammar admits for that device's app.
+    custom = device_of(universe, (("WhatsApp", "com.whatsapp"), ("KakaoTalk", "com.kakao.talk")),
+                       {"WhatsApp": "WhatsApp", "카카오톡": "KakaoTalk"})
+    assert apps_answer([wa, kakao, line], custom) == "WhatsApp, 카카오톡, 기타"
+    assert apps_answer([kakao, kakao], custom) == "카카오톡"  # 카톡 단톡 → one app
     assert apps_answer([], custom) == "없음"
+    hangul = device_of(universe, (("왓츠앱", "com.whatsapp"),), {"WhatsApp": "왓츠앱"})
+    assert apps_answer([wa], hangul) == "WhatsApp"
+    # A name the table does not know: the device's own label where it has the app, else 기타.
+    strava = next(a for a in universe.unknown if a.key == "Strava")
+    assert not strava.in_table
+    has = device_of(universe, (("Strava", "com.strava"),), {"Strava": "Strava"})
+    assert apps_answer([strava], has) == "Strava"
+    assert apps_answer([strava], default_device(universe)) == "기타"
 
 
 def test_every_answer_is_one_the_grammars_admit(shipped_set, universe) -> None:
-    default = set(universe.default_labels)
+    from notillm_local.domain import AppRef
+    from notillm_local.stages.apps import InstalledIndex, load_catalog
+
+    default = InstalledIndex.of(load_catalog())
     for e in shipped_set.examples + shipped_set.heldout:
         assert e.intent in ("끄기", "허용")
-        labels = {lb for lb, _ in e.installed} if e.installed else default
+        index = InstalledIndex.of(AppRef(lb, p) for lb, p in e.installed) if e.installed else default
+        # What the serving apps grammar admits on this device: its labels and the table's names
+        # for its apps (SlotExtractor._ask_model).
+        admitted = set(index.labels) | set(universe.mapper.answer_names(index))
         if e.apps != "없음":
             items = e.apps.split(", ")
             assert 1 <= len(items) <= MAX_ITEMS, e
-            assert all(i == "기타" or i in labels for i in items), e
+            assert all(i == "기타" or i in admitted for i in items), e
         if e.keywords != "없음":
             kws = e.keywords.split(", ")
             assert 1 <= len(kws) <= MAX_ITEMS and all(k and "," not in k for k in kws), e
@@ -214,7 +231,7 @@ def test_the_data_has_the_variety(shipped_set) -> None:
     n = st.examples
     assert st.tags["nospace"] / n > 0.3
     for tag in ("custom_list", "other_app", "reason", "numword", "time_en", "app_typo",
-                "verb_typo", "english", "latin_app"):
+                "verb_typo", "english", "latin_app", "remark", "fragment"):
         assert st.tags.get(tag, 0) >= 30, tag
     assert max(int(k) for k in st.app_items) == 6
     assert set(st.families) == set(TRAIN_FAMILIES) | {"train.jsonl"}

@@ -51,8 +51,10 @@ def test_generation_follows_the_grammar_and_reuses_the_prefix(local_model) -> No
     assert second.prompt_tokens <= 1
     # The full mask every step: no shortlist, so nothing to fall back from.
     assert first.full_vocab_fallbacks == 0
-    # The closing newline is the grammar's, not the model's: it is never evaluated.
-    assert first.forced_tokens == 1
+    # The closing newline (and whatever else the grammar forces once the colour's first piece
+    # is chosen) is the grammar's, not the model's: taken without a model pass of its own.
+    assert first.forced_tokens >= 1
+    assert first.generated_tokens + first.forced_tokens >= 2
 
 
 def test_a_grammar_object_can_be_used_again(local_model) -> None:
@@ -62,6 +64,19 @@ def test_a_grammar_object_can_be_used_again(local_model) -> None:
         a = local_model.generate(prefix, g, max_tokens=8)
         b = local_model.generate(prefix, g, max_tokens=8)
     assert a == b
+
+
+def test_tokens_the_grammar_forces_are_not_asked_of_the_model(local_model) -> None:
+    """After the one choice, the grammar leaves nothing to choose: the rest is taken in one
+    batch, without a model pass per token, and the answer is the grammar's text exactly."""
+    prefix = local_model.bos() + local_model.tokenize("질문: 어느 쪽?\n답:")
+    g = local_model.grammar('root ::= " " ("가" | "나") " 다른 기기에서도 전화/문자하기" "\\n"')
+    stats = GenerationStats()
+    with local_model.turn(timeout_s=30, max_waiting=2):
+        out = local_model.generate(prefix, g, max_tokens=32, stats=stats)
+    assert out.strip() in {"가 다른 기기에서도 전화/문자하기", "나 다른 기기에서도 전화/문자하기"}
+    assert stats.generated_tokens <= 2  # the choice (its space may be a token of its own)
+    assert stats.forced_tokens >= 4
 
 
 def test_too_few_tokens_is_an_extraction_error(local_model) -> None:

@@ -192,3 +192,16 @@ def test_a_whole_new_command_after_cancel_words_is_new_request(service) -> None:
     r = ask(service, "그건 됐고 지금부터 1시간 동안 알림 전부 무음으로 해줘", pending=True,
             pendingOriginal="슬랙 알림 꺼줘")
     assert r.ok and r.pendingAction.value == "NEW_REQUEST" and r.targetFixed.all
+
+
+def test_a_follow_up_that_adds_an_app_keeps_the_first(service) -> None:
+    now = "2026-08-15T09:00:00+09:00"
+    r = ask(service, "아니 넷플도 같이 2시간", now=now, pending=True,
+            pendingOriginal="유튜브 알림 꺼주셈")
+    assert r.ok and r.pendingAction.value == "UPDATE"
+    assert r.targetFixed.name == ["YouTube", "Netflix"]
+    r = ask(service, "인스타도 추가해줘", now=now, pending=True, pendingOriginal="1시간 동안 카톡 꺼줘")
+    assert r.ok and r.targetFixed.name == ["카카오톡", "Instagram"]
+    # Without an additive word the new app replaces the old one.
+    r = ask(service, "아니 카톡 말고 슬랙", now=now, pending=True, pendingOriginal="1시간 동안 카톡 꺼줘")
+    assert r.ok and r.targetFixed.name == ["Slack"]

@@ -137,3 +137,34 @@ def test_everything_muted_and_allowed_is_a_contradiction(reader, default_index, 
 def test_one_clause_of_everything_is_no_contradiction(reader, default_index) -> None:
     r = reader.read("카톡은 받고 나머지는 다 꺼줘", default_index)
     assert not r.contradicts and r.mute is False
+
+
+# Found by natural_d's first run (docs/reading.md): the pieces a verb leaves when it is split,
+# polite or typed with a stray letter are its ending, not words to ask about.
+@pytest.mark.parametrize(
+    ("text", "mute", "apps"),
+    [
+        ("유튜브 인스타 꺼 죠", True, ["YouTube", "Instagram"]),
+        ("쿠팡지마켓무신사당근알림꺼둘래", True, ["쿠팡", "G마켓", "무신사", "당근"]),
+        ("카톡알림 꺼주세욥ㅂ", True, ["카카오톡"]),
+        ("카톡 꺼주세용", True, ["카카오톡"]),
+        ("폰 조용히 부탁드려요", True, []),
+        ("알림 다 거줘", True, []),  # ㄲ typed as ㄱ
+        ("카톡 받게 해줘용", False, ["카카오톡"]),
+    ],
+)
+def test_verb_ending_pieces_are_read(reader, default_index, text: str, mute: bool, apps) -> None:
+    r = reader.read(text, default_index)
+    assert r.mute is mute and labels(r) == apps
+    assert r.unknown_words == () and r.unresolved == ()
+
+
+def test_a_stuck_on_keyword_frame(reader, default_index) -> None:
+    r = reader.read("문자 중에 '광고' 붙은 거 꺼줘", default_index)
+    assert labels(r) == ["메시지"] and r.content == ("광고",) and r.unknown_words == ()
+
+
+def test_an_ordinary_word_ending_in_geo_is_no_verb(reader, default_index) -> None:
+    # "거줘" is a typo of 꺼줘 only as a word of its own.
+    r = reader.read("이거줘", default_index)
+    assert r.mute is None

@@ -47,6 +47,7 @@ from notillm_local.export.adapter_data.devices import (
     apps_answer,
     custom_device,
     default_device,
+    device_of,
     kws_answer,
 )
 from notillm_local.export.adapter_data.families import (
@@ -59,6 +60,7 @@ from notillm_local.export.adapter_data.families import (
     fam_app_kw,
     fam_english,
     fam_exclude_mute,
+    fam_fragment,
     fam_kept_rest,
     fam_kw_allow,
     fam_kw_except,
@@ -68,7 +70,10 @@ from notillm_local.export.adapter_data.families import (
     fam_mute_only,
     fam_question,
     fam_reason,
+    fam_remark,
+    fam_state,
     fam_topic,
+    fam_wish,
 )
 from notillm_local.export.adapter_data.phrases import (
     Draw,
@@ -125,6 +130,7 @@ __all__ = [
     "build_examples",
     "custom_device",
     "default_device",
+    "device_of",
     "eval_files",
     "eval_prompts",
     "fam_allow_except",
@@ -132,6 +138,7 @@ __all__ = [
     "fam_app_kw",
     "fam_english",
     "fam_exclude_mute",
+    "fam_fragment",
     "fam_kept_rest",
     "fam_kw_allow",
     "fam_kw_except",
@@ -141,7 +148,10 @@ __all__ = [
     "fam_mute_only",
     "fam_question",
     "fam_reason",
+    "fam_remark",
+    "fam_state",
     "fam_topic",
+    "fam_wish",
     "fresh_examples",
     "kws_answer",
     "latin_case",

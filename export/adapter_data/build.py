@@ -62,7 +62,7 @@ class Generator:
         # Custom lists: most sentences naming an app from outside the catalog, some others.
         foreign = any(not a.in_catalog and a.package for a in draft.apps)
         device = self.default
-        if draft.apps and r.random() < (0.7 if foreign else 0.14):
+        if draft.apps and r.random() < (0.9 if foreign else 0.14):
             device = custom_device(self.u, draft.apps, r)
             tags.add("custom_list")
         apps = apps_answer(draft.apps, device)

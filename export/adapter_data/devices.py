@@ -9,12 +9,14 @@ default catalog or a custom one (English/Korean labels, apps from outside the ca
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from notillm_local import resources
+from notillm_local.domain import AppRef
 from notillm_local.export.adapter_data.records import MAX_ITEMS, NONE_WORD, OTHER_APP_WORD
-from notillm_local.stages.apps import AliasTable, load_catalog, normalise
+from notillm_local.stages.apps import AliasTable, AppMapper, InstalledIndex, load_catalog, normalise
 
 # --------------------------------------------------------------------------- apps and devices
 
@@ -28,6 +30,7 @@ class App:
     package: str | None  # None: no device in the generator has it
     labels: tuple[str, ...]  # first: the default catalog's label / the usual one
     in_catalog: bool
+    in_table: bool = True  # False: a name the alias table does not know
 
 
 # The labels a device in English shows catalog apps under (the others keep theirs).
@@ -72,13 +75,15 @@ _ELSEWHERE_INSTALLABLE: dict[str, tuple[str, tuple[str, ...]]] = {
     "Coupang Play": ("com.coupang.mobile.play", ("쿠팡플레이", "Coupang Play")),
     "듀오링고": ("com.duolingo", ("Duolingo", "듀오링고")),
 }
-# Words too ambiguous to stand for an app in a generated sentence (also ordinary words).
+# Words too ambiguous to stand for an app in a generated sentence (also ordinary words). Names
+# people do use for their apps though they are words too (웹툰, 신한, 국민, 시그널, 스팀, 지니,
+# 플로, 밀리, 리디, 블라인드) are generated since this round: the model never saw them as apps.
 _AMBIGUOUS_WORDS = {
     normalise(w) for w in (
-        "x 엑스 국민 kb sol 쏠 일정 인터넷 nh 롤 카트 버블 카스 다방 타다 밀리 리디 알리 스팀 옥션 "
-        "잔디 지니 플로 블라인드 리멤버 쓱 오집 포고 브롤 영웅문 웹툰 월렛 카페앱 메시지앱 다음앱 "
+        "x 엑스 kb sol 쏠 일정 인터넷 nh 롤 카트 버블 카스 다방 타다 "
+        "잔디 오집 카페앱 메시지앱 다음앱 "
         "헬스앱 노트앱 사진앱 파일앱 알람앱 시계앱 설정앱 전화앱 문자앱 블로그앱 부재중 전화벨 "
-        "트윗 웨어러블 인터넷 구글 google 카카오 국민 신한 ssg 시그널 mms"
+        "트윗 웨어러블 인터넷 구글 google 카카오 ssg mms"
     ).split()
 }
 # App names the alias table does not know (filtered against it at start-up): always "기타".
@@ -87,6 +92,37 @@ _UNKNOWN_APPS = (
     "트리플", "클럽하우스", "메이플스토리", "피파모바일", "서머너즈워", "쿠키런킹덤", "로켓펀치",
     "굿닥", "똑닥", "캐치테이블", "야핏무브", "Strava", "Bumble", "Venmo", "Viber", "Shein",
     "헤이딜러", "엔카", "리멤버커리어", "당근비즈", "위메이드", "밴드게임", "카카오게임즈",
+)
+# Real apps the alias table does not know that a custom list may hold (label, package, the
+# words users type for them): on such a device the answer is its label, the user's own name
+# for it; on any other "기타". So the model learns to copy a name it cannot know.
+_UNKNOWN_INSTALLABLE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("Strava", "com.strava", ("strava", "스트라바")),
+    ("Venmo", "com.venmo", ("venmo", "벤모")),
+    ("Viber", "com.viber.voip", ("viber", "바이버")),
+    ("Shein", "com.zzkko", ("shein", "쉬인")),
+    ("Asana", "com.asana.app", ("asana", "아사나")),
+    ("Figma", "com.figma.mirror", ("figma", "피그마")),
+    ("Canva", "com.canva.editor", ("canva", "캔바")),
+    ("Evernote", "com.evernote", ("evernote", "에버노트")),
+    ("Todoist", "com.todoist", ("todoist", "투두이스트")),
+    ("Udemy", "com.udemy.android", ("udemy", "유데미")),
+    ("Medium", "com.medium.reader", ("medium",)),
+    ("Tumblr", "com.tumblr", ("tumblr", "텀블러")),
+    ("Lemon8", "com.bd.nproject", ("lemon8", "레몬에이트")),
+    ("BeReal", "com.bereal.ft", ("bereal", "비리얼")),
+    ("Bluesky", "xyz.blueskyweb.app", ("bluesky", "블루스카이")),
+    ("Mastodon", "org.joinmastodon.android", ("mastodon", "마스토돈")),
+    ("캐시워크", "com.cashwalk.cashwalk", ("캐시워크",)),
+    ("숨고", "com.soomgo", ("숨고",)),
+    ("뱅크샐러드", "com.rainist.banksalad2", ("뱅크샐러드", "뱅샐")),
+    ("레진코믹스", "com.lezhin.comics", ("레진코믹스", "레진")),
+    ("땡겨요", "com.shinhan.o2o", ("땡겨요",)),
+    ("모니모", "com.samsung.monimo", ("모니모",)),
+    ("캐치테이블", "kr.co.catchtable", ("캐치테이블",)),
+    ("트리플", "com.titicacacorp.triple", ("트리플",)),
+    ("문피아", "com.munpia.android", ("문피아",)),
+    ("헤이딜러", "com.prnd.heydealer", ("헤이딜러",)),
 )
 # Apps people actually silence: named more often.
 _POPULAR = (
@@ -137,14 +173,23 @@ class AppUniverse:
             if pkg_labels:
                 self.apps[name] = App(name, ws, pkg_labels[0], pkg_labels[1], False)
             else:
-                self.apps[name] = App(name, ws, None, (name,), False)
+                # The model never sees a package: a placeholder lets a custom list hold it.
+                slug = "".join(c for c in normalise(name) if c.isascii() and c.isalnum())
+                pkg = f"example.elsewhere.{slug or zlib.crc32(name.encode())}"
+                self.apps[name] = App(name, ws, pkg, (name,), False)
         self.unknown = tuple(
-            App(w, (w,), None, (w,), False) for w in _UNKNOWN_APPS if normalise(w) not in known
+            App(w, (w,), None, (w,), False, in_table=False)
+            for w in _UNKNOWN_APPS if normalise(w) not in known
+        ) + tuple(
+            App(label, words, pkg, (label,), False, in_table=False)
+            for label, pkg, words in _UNKNOWN_INSTALLABLE
+            if not {normalise(w) for w in (label, *words)} & known
         )
         self.known_words = known
         self.popular = [self.apps[k] for k in _POPULAR if k in self.apps]
         self.catalog_apps = [a for a in self.apps.values() if a.in_catalog]
         self.installable = [a for a in self.apps.values() if not a.in_catalog and a.package]
+        self.mapper = AppMapper(table)
         self.elsewhere = [a for a in self.apps.values() if not a.in_catalog]
         self.default_labels = tuple(a.label for a in catalog)
 
@@ -158,9 +203,17 @@ class Device:
 
     apps: tuple[tuple[str, str], ...] | None
     label_of: dict[str, str]  # app key → the label this device shows
+    answer_of: dict[str, str] = field(default_factory=dict)  # app key → the answer that names it
 
     def label(self, app: App) -> str | None:
         return self.label_of.get(app.key)
+
+    def answer(self, app: App) -> str | None:
+        """What the model answers for `app` on this device: the alias table's name for it
+        (the default catalog's label, "WhatsApp") wherever the serving grammar admits that name
+        for this device's app — the model cannot see the list, so one name per app, whatever
+        the device shows — else the device's own label; None when the device lacks it."""
+        return self.answer_of.get(app.key) or self.label(app)
 
 
 def default_device(u: AppUniverse) -> Device:
@@ -173,7 +226,8 @@ def custom_device(u: AppUniverse, named: Sequence[App], r: random.Random) -> Dev
     english = r.random() < 0.4
     chosen: list[App] = []
     for a in named:
-        if a.package is not None and r.random() < 0.93:
+        keep = 0.93 if a.in_table else 0.75
+        if a.package is not None and r.random() < keep:
             chosen.append(a)  # the rest: an app this device does not have ("기타")
     pool = u.catalog_apps + u.installable
     for a in r.sample(pool, r.randint(3, 9)):
@@ -191,13 +245,25 @@ def custom_device(u: AppUniverse, named: Sequence[App], r: random.Random) -> Dev
             continue
         label_of[a.key] = label
         rows.append((label, a.package))
-    return Device(tuple(rows), label_of)
+    return device_of(u, tuple(rows), label_of)
+
+
+def device_of(u: AppUniverse, rows: tuple[tuple[str, str], ...], label_of: dict[str, str]) -> Device:
+    """A custom list (label, package) whose apps are the generator's `label_of` keys; each
+    answered by the alias table's name for it where the serving grammar admits that name."""
+    index = InstalledIndex.of(AppRef(lb, pkg) for lb, pkg in rows)
+    names = u.mapper.answer_names(index)
+    answer_of = {
+        key: key for key, label in label_of.items()
+        if key == label or names.get(key) == index.by_norm_label.get(normalise(label))
+    }
+    return Device(rows, label_of, answer_of)
 
 
 def apps_answer(apps: Sequence[App], device: Device) -> str:
     items: list[str] = []
     for a in apps:
-        label = device.label(a)
+        label = device.answer(a)
         if label is None:
             items.append(OTHER_APP_WORD)
         elif label not in items:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from notillm_local.export.adapter_data.devices import App, AppUniverse
-from notillm_local.export.adapter_data.surface import _batchim, app_typo, latin_case
+from notillm_local.export.adapter_data.surface import _batchim, app_typo, latin_case, latin_typo
 from notillm_local.stages.apps import normalise
 
 # --------------------------------------------------------------------------- phrase banks
@@ -67,6 +67,20 @@ _REASONS = (
     "교대 근무 중이라", "보고서 써야 돼서", "시험 끝날 때까지는", "집중해야 돼서", "피곤해서",
     "너무 시끄러워서", "계속 울려서 짜증나니까", "머리 아파서", "아기가 자니까", "시험 중에",
     "과제하는 동안", "회사에서", "집에서는", "학교에서", "카페에서", "도서관에서",
+    # purpose clauses ("…하게": so that I can …)
+    "공부 좀 하게", "잠 좀 자게", "집중 좀 하게", "일 좀 하게", "영화 좀 보게", "책 좀 읽게",
+    "푹 자게", "운동 좀 하게", "밥 좀 먹게", "쉬게", "게임 한 판 하게", "숙제 좀 하게",
+    "운전 중이라", "수업 중이라", "자야 하니까", "일해야 돼서", "시험 공부 해야 해서",
+)
+# Remarks around a command: feelings, situations, what happens next. Their nouns (단톡, 광고,
+# 회의) look like keywords and their words like apps ("카톡" in "단톡"), and are neither.
+_REMARKS = (
+    "너무 시끄러워", "진짜 짜증나", "계속 울려서 미치겠음", "단톡 폭탄 싫어", "새해 인사 폭탄 싫어",
+    "퇴근했음", "퇴근함", "이제 잘 거야", "자러 감", "회의 끝나면 다시 켤게", "나중에 다시 켤게",
+    "광고가 너무 많아", "정신없어", "머리 아파", "오늘 피곤하다", "주말엔 쉬고 싶어", "고마워",
+    "부탁할게", "ㅠㅠ 살려줘", "알림 폭탄 맞는 중", "아 진짜", "시험 망하면 안 됨", "집중 안 돼",
+    "오늘 마감이야", "방금 회의 시작함", "아기 자는 중", "지금 운전해", "밥 먹는 중", "영화 시작함",
+    "휴가 중이라", "제발 좀", "감사", "ㄳ", "땡큐", "thx", "please", "수고", "이따 다시 말할게",
 )
 # Topic nouns code treats as keywords even bare ("광고 알림 꺼줘"); others need a frame.
 _TOPICS = (
@@ -100,7 +114,7 @@ class Draw:
         self.framed = [w for w in _FRAMED if normalise(w) not in bad]
 
     # -- apps ---------------------------------------------------------------------------
-    def app(self, *, foreign: float = 0.17) -> App:
+    def app(self, *, foreign: float = 0.25) -> App:
         r = self.r.random()
         if r < foreign:
             if self.r.random() < 0.2 and self.u.unknown:
@@ -131,7 +145,7 @@ class Draw:
         if re.search(r"[A-Za-z]", w):
             tags.add("latin_app")
         if app.in_catalog and self.r.random() < 0.09:
-            t = app_typo(w, self.r)
+            t = app_typo(w, self.r) or latin_typo(w, self.r)
             if t and normalise(t) not in self.u.known_words:
                 tags.add("app_typo")
                 return t
@@ -187,6 +201,9 @@ class Draw:
 
     def reason(self) -> str:
         return self.r.choice(_REASONS)
+
+    def remark(self) -> str:
+        return self.r.choice(_REMARKS)
 
     def keyword(self) -> tuple[str, str]:
         """A keyword and the phrase that names it ("'광고' 들어간")."""

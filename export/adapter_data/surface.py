@@ -39,6 +39,17 @@ def _compose(i: int, v: int, f: int) -> str:
     return chr(0xAC00 + i * 588 + v * 28 + f)
 
 
+def latin_typo(word: str, rng: random.Random) -> str | None:
+    """A Latin name of five letters or more with two letters swapped or one dropped ("temas",
+    "slak"); None for other words."""
+    if len(word) < 5 or not word.isascii() or not word.isalpha():
+        return None
+    i = rng.randrange(1, len(word) - 1)
+    if rng.random() < 0.6:
+        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    return word[:i] + word[i + 1:]
+
+
 def app_typo(word: str, rng: random.Random) -> str | None:
     """One jamo or syllable off, on a Hangul name of three syllables or more (else None)."""
     syl = [i for i, c in enumerate(word) if "가" <= c <= "힣"]

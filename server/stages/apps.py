@@ -64,6 +64,17 @@ class AliasTable:
         return out
 
     @cached_property
+    def _words_by_label(self) -> dict[str, frozenset[str]]:
+        return {
+            label: frozenset(normalise(w) for w in (label, *words))
+            for table in (self.known_elsewhere, self.aliases) for label, words in table.items()
+        }
+
+    def words_of(self, label: str) -> frozenset[str]:
+        """Every word (normalised) the table knows for the app `label`, the label included."""
+        return self._words_by_label.get(label, frozenset())
+
+    @cached_property
     def word_to_elsewhere(self) -> dict[str, str]:
         out: dict[str, str] = {}
         for label, words in self.known_elsewhere.items():
@@ -184,6 +195,7 @@ class AppMapper:
     def __init__(self, table: AliasTable, embedder: AppWordMatcher | None = None) -> None:
         self._table = table
         self._embedder = embedder
+        self._answer_names: dict[tuple[AppRef, ...], dict[str, AppRef]] = {}
 
     @property
     def max_words(self) -> int:
@@ -209,23 +221,80 @@ class AppMapper:
         hit = installed.by_norm_label.get(key)
         if hit is not None:
             return AppMatch(word=word, app=hit, score=1.0, method="exact")
-        label = self._table.word_to_label.get(key)
-        if label is not None:
-            app = installed.by_norm_label.get(normalise(label))
-            if app is None:
-                # A device may show another label for the same package (an English UI).
-                pkg = self._table.default_packages.get(label)
-                app = installed.by_package.get(pkg) if pkg else None
+        label = self._table.word_to_label.get(key) or self._table.word_to_elsewhere.get(key)
+        if label is None:
+            return None
+        app = self.installed_as(label, installed)
+        if app is not None:
+            return AppMatch(word=word, app=app, score=1.0, method="alias")
+        return Unresolved(word=word, known_as=label)
+
+    def installed_as(self, label: str, installed: InstalledIndex) -> AppRef | None:
+        """The installed app the table's `label` stands for, under whatever name the device shows.
+
+        By the label itself, by the default catalog's package (an English UI shows "KakaoTalk"
+        for com.kakao.talk), or by any of the app's own words used as the device's label (a
+        device that shows WhatsApp as "왓츠앱", Jira as "Jira" for the table's "지라").
+        """
+        app = installed.by_norm_label.get(normalise(label))
+        if app is not None:
+            return app
+        pkg = self._table.default_packages.get(label)
+        if pkg and pkg in installed.by_package:
+            return installed.by_package[pkg]
+        for word in self._table.words_of(label):
+            app = installed.by_norm_label.get(word)
             if app is not None:
-                return AppMatch(word=word, app=app, score=1.0, method="alias")
-            return Unresolved(word=word, known_as=label)
-        if key in self._table.word_to_elsewhere:
-            label = self._table.word_to_elsewhere[key]
-            app = installed.by_norm_label.get(normalise(label))
-            if app is not None:  # a device that has it (a custom installedApps list)
-                return AppMatch(word=word, app=app, score=1.0, method="alias")
-            return Unresolved(word=word, known_as=label)
+                return app
         return None
+
+    def apps_inside(self, word: str, installed: InstalledIndex) -> list[AppMatch | Unresolved]:
+        """Every app the table names somewhere inside `word` (two letters or more), as `lookup`
+        resolves it: for a run of glued words code could not split ("쿠팡잇츠배민알림")."""
+        key = normalise(word)
+        hits = sorted(
+            ((key.find(w), w) for w in (*self._table.word_to_label, *self._table.word_to_elsewhere)
+             if len(w) >= 2 and w in key),
+            key=lambda h: -len(h[1]),
+        )
+        taken: list[tuple[int, int]] = []
+        out: list[AppMatch | Unresolved] = []
+        for at, w in hits:  # longest first; a name inside a longer one is that one ("웹툰")
+            if any(at < end and start < at + len(w) for start, end in taken):
+                continue
+            found = self.lookup(w, installed)
+            if found is not None:
+                taken.append((at, at + len(w)))
+                out.append(found)
+        return out
+
+    def words_of(self, name: str) -> frozenset[str]:
+        """The table's words (normalised) for the app it calls `name`."""
+        return self._table.words_of(name)
+
+    def answer_names(self, installed: InstalledIndex) -> dict[str, AppRef]:
+        """The table's names for installed apps that the device shows under another label.
+
+        The local model may answer an app by the name it learnt ("카카오톡", "WhatsApp") where the
+        device says "KakaoTalk" or "왓츠앱": the apps grammar admits these names beside the
+        device's labels, and they map to the device's app here, as a user's word would.
+        """
+        key = installed.apps
+        cached = self._answer_names.get(key)
+        if cached is not None:
+            return cached
+        out: dict[str, AppRef] = {}
+        labels = set(installed.labels)
+        for name in (*self._table.aliases, *self._table.known_elsewhere):
+            if name in labels:
+                continue
+            app = self.installed_as(name, installed)
+            if app is not None:
+                out.setdefault(name, app)
+        if len(self._answer_names) >= 64:
+            self._answer_names.clear()  # custom lists vary per request: a small bound, no LRU
+        self._answer_names[key] = out
+        return out
 
     def resolve(self, word: str, installed: InstalledIndex) -> AppMatch | Unresolved | None:
         """Table first, then a misspelling of a known name, then the embedding matcher."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from notillm_local.domain import AppMatch, AppRef
@@ -27,6 +27,8 @@ logger = logging.getLogger(__name__)
 
 MUTE_WORD, ALLOW_WORD = "끄기", "허용"
 NONE_WORD, OTHER_APP_WORD = "없음", "기타"
+# How code found an app when it is sure of it: the label or the alias table, no guess.
+_TABLE_METHODS = frozenset({"exact", "alias"})
 
 # Worked cases for the base model. Kept short: every token here is paid once per process.
 FEW_SHOT = """다음은 휴대폰 알림 명령을 분석한 기록이다. 의도는 끄기(알림을 막음) 또는 허용(그 알림만 받음)이다.
@@ -129,6 +131,50 @@ class SlotExtractor:
         text = blank_spans(prompt, time_spans, fill=TIME_GAP)
         return self._reader.read(text, installed, original=prompt)
 
+    @property
+    def decides_every_slot(self) -> bool:
+        return self._mode is ExtractorMode.MODEL
+
+    def mentions(
+        self, prompt: str, app: AppRef, r: SlotReading, installed: InstalledIndex
+    ) -> bool:
+        """Whether some word of the prompt accounts for `app`: code read it there, one of its
+        names (label or the table's words for it) is in the prompt, or a word code could not
+        place is, by the embeddings, clearly that app. An app the model names with none of
+        these is no reading of the prompt (it names 카카오페이지 for "카카오톸")."""
+        if any(m.app == app for m in r.apps):
+            return True
+        mapper = self._reader.mapper
+        key = normalise(prompt)
+        words = {normalise(app.label)}
+        for name, ref in mapper.answer_names(installed).items():
+            if ref == app:
+                words |= mapper.words_of(name)
+        words |= mapper.words_of(app.label)
+        if any(len(w) >= 2 and w in key for w in words):
+            return True
+        return any(app in self._reader.plausible_apps(w, installed) for w in r.unknown_words)
+
+    def other_apps_inside(
+        self, word: str, app: AppRef, installed: InstalledIndex
+    ) -> list[AppMatch | Unresolved]:
+        """Apps other than `app` the table names inside `word`; a name that is part of one of
+        `app`'s own names ("쿠팡" of "쿠팡이츠", misspelt as "쿠팡잇츠") is `app` itself."""
+        mapper = self._reader.mapper
+        own = set(mapper.words_of(app.label))
+        for name, ref in mapper.answer_names(installed).items():
+            if ref == app:
+                own |= mapper.words_of(name)
+        out: list[AppMatch | Unresolved] = []
+        for found in mapper.apps_inside(word, installed):
+            w = normalise(found.word)
+            if any(w in o for o in own):
+                continue
+            if isinstance(found, AppMatch) and found.app == app:
+                continue
+            out.append(found)
+        return out
+
     def wants_model(self, reading: SlotReading) -> bool:
         if self._mode is ExtractorMode.RULES:
             return False
@@ -156,7 +202,10 @@ class SlotExtractor:
             said = self._ask_model(prompt, rest, reading, installed, slots, stats)
         logger.debug("model extraction: %s", stats)
         decided, agreement = combine(
-            reading, said, installed, full=full, plausible=self._reader.plausible_apps
+            reading, said, installed, full=full, plausible=self._reader.plausible_apps,
+            names=self._reader.mapper.answer_names(installed),
+            mentioned=lambda app: self.mentions(prompt, app, reading, installed),
+            inside=lambda word, app: self.other_apps_inside(word, app, installed),
         )
         return Extraction(
             reading=decided, llm_calls=1, stats=stats, model=said,
@@ -218,7 +267,9 @@ class SlotExtractor:
         tokens = tokens + m.tokenize(f" {said}\n앱:")
         apps_said = m.generate(
             tokens,
-            m.grammar(self._grammars.apps_for(installed.labels)),
+            m.grammar(self._grammars.apps_for(
+                [*installed.labels, *self._reader.mapper.answer_names(installed)]
+            )),
             max_tokens=self._max_new,
             stats=stats,
         ).strip()
@@ -247,42 +298,64 @@ def combine(
     *,
     full: bool,
     plausible: Callable[[str, InstalledIndex], list[AppRef]] = lambda w, i: [],
+    names: Mapping[str, AppRef] | None = None,
+    mentioned: Callable[[AppRef], bool] = lambda a: True,
+    inside: Callable[[str, AppRef], list[AppMatch | Unresolved]] = lambda w, a: [],
 ) -> tuple[SlotReading, str]:
     """Code's reading with the model's answers put in, every user word still accounted for.
 
-    Model mode takes the model's slots whole. In the default mode the model only places what
-    code could not, and where both read a slot the reading that accounts for the prompt's
-    words wins: apps code found by the table stand (a model that leaves one out, or names one
-    no unknown word accounts for, is overruled); the words code left unknown must each become
-    a keyword, an installed app the model named that code had not found and the embeddings
-    also find likely for that word (`plausible`), or — failing that — an app we ask about
-    (app_unresolved). Returns the reading and how the two related.
+    The model's app items are the device's labels or the alias table's names for the device's
+    apps (`names`: "카카오톡" where the device shows "KakaoTalk"), mapped to the device's app.
+    Model mode takes the model's slots whole, but an app no word of the prompt accounts for
+    (`mentioned`) is not taken: the answer asks instead. In the default mode the model only
+    places what code could not, and where both read a slot the reading that accounts for the
+    prompt's words wins: apps code found by the table stand (a model that leaves one out, or
+    names one no unknown word accounts for, is overruled); the words code left unknown must
+    each become a keyword, an installed app the model named that code had not found and the
+    embeddings also find likely for that word (`plausible`), or — failing that — an app we ask
+    about (app_unresolved). Returns the reading and how the two related.
     """
     mute = r.mute
     if said.intent is not None:
         mute = said.intent == MUTE_WORD
     if said.apps is None:
         return replace(r, mute=mute, unsure=r.unsure - {"intent"}), "filled"
-    named = [installed.by_norm_label.get(normalise(x)) for x in said.apps if x != OTHER_APP_WORD]
+    by_name = {normalise(k): v for k, v in (names or {}).items()}
+    named = [
+        installed.by_norm_label.get(normalise(x)) or by_name.get(normalise(x))
+        for x in said.apps if x != OTHER_APP_WORD
+    ]
     others = sum(1 for x in said.apps if x == OTHER_APP_WORD)
     kws = tuple(said.keywords or ())
     if full:
-        apps = tuple(
-            AppMatch(word=a.label, app=a, score=1.0, method="model") for a in named if a is not None
-        )
+        taken = [a for a in dict.fromkeys(named) if a is not None and mentioned(a)]
+        others += sum(1 for a in dict.fromkeys(named) if a is not None and a not in taken)
+        apps = tuple(AppMatch(word=a.label, app=a, score=1.0, method="model") for a in taken)
         # Apps the table knows but the device lacks are a fact, not a reading: they stay, and
         # the answer asks about them whatever the model says.
         unresolved = r.unresolved
+        # An app code read by the table that the model left out, its word not made a keyword
+        # either: the model's reading drops a word the user wrote, so the answer asks about it.
+        dropped = tuple(
+            Unresolved(word=m.word, known_as=m.app.label) for m in r.apps
+            if m.method in _TABLE_METHODS and m.app not in taken and m.word not in kws
+            and not any(m.app == a for a in named)
+        )
+        unresolved += tuple(u for u in dropped if u.word not in {x.word for x in unresolved})
         if others and not unresolved:
-            words = [w for w in r.unknown_words if w not in kws] or list(r.unknown_words)
-            unresolved = tuple(Unresolved(word=w, known_as=None) for w in words[:others]) or (
-                Unresolved(word=OTHER_APP_WORD, known_as=None),
-            )
+            # Name what the user wrote: an app word of the prompt the model did not take, else
+            # a word nobody placed.
+            words = [m.word for m in r.apps if m.app not in taken]
+            words += [w for w in r.unknown_words if w not in kws] or list(r.unknown_words)
+            # A "기타" no word of the prompt accounts for (every word read, every app taken) is
+            # no app the user named: nothing to ask about.
+            unresolved = tuple(Unresolved(word=w, known_as=None) for w in words[:others])
         reading = replace(
             r, mute=mute, apps=apps, unresolved=unresolved, content=kws, unknown_words=(),
             unsure=frozenset(),
         )
-        return reading, "model"
+        clean = len(taken) == len({a for a in named if a}) and not dropped
+        return reading, "model" if clean else "asked"
     have = {m.app for m in r.apps}
     said_apps = {a for a in named if a is not None}
     new_apps = [a for a in named if a is not None and a not in have]
@@ -296,6 +369,14 @@ def combine(
         if a is not None:
             new_apps.remove(a)
             placed.append(AppMatch(word=word, app=a, score=1.0, method="model"))
+            # A glued run code could not split may name more apps than the one the model placed
+            # ("쿠팡잇츠배민알림": 쿠팡이츠 and 배민): none of them is dropped — an installed one
+            # the table names exactly joins the rule, any other is asked about.
+            for extra in inside(word, a):
+                if isinstance(extra, Unresolved):
+                    asked.append(extra)
+                elif all(m.app != extra.app for m in placed):
+                    placed.append(extra)
         else:
             # "기타" (an app the device lacks) or nothing the model could say: either way a
             # word the user said names something we cannot find, so the answer asks.

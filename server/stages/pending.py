@@ -108,10 +108,26 @@ CANCEL=취소, UNRESOLVED=쓸모있는 정보 없음, CONTINUE=모자란 정보�
 """
 
 
+def adds_to(turn: Turn) -> bool:
+    """Whether the turn adds its apps to the earlier command's: an app word of the turn ends in
+    an additive particle ("넷플도", "카톡까지") or the turn says 같이/함께/추가."""
+    additive = lexicon.pattern("markers", "additive_app")
+    for span in turn.slots.spans:
+        if span.kind == "app" and additive.search(turn.text[span.start : span.end]):
+            return True
+    words = lexicon.words("markers", "additive_words")
+    return any(lexicon.normalise(w) in words for w in turn.text.split())
+
+
 def merge(first: Turn, turn: Turn) -> Turn:
     """The earlier command with the new turn's values winning wherever the turn has one."""
     a, b = first.slots, turn.slots
     b_names = bool(b.apps or b.unresolved)
+    if b_names and a.apps and adds_to(turn):
+        # "아니 넷플도 같이 2시간" after "유튜브 알림 꺼주셈": 도/같이 adds the app to the earlier
+        # ones instead of replacing them (natural_d's first run muted Netflix alone).
+        b = replace(b, apps=a.apps + tuple(m for m in b.apps if m.app not in {x.app for x in a.apps}),
+                    unresolved=a.unresolved + b.unresolved)
     mute = b.mute if any(b.intent_cues) and b.mute is not None else a.mute
     slots = SlotReading(
         mute=mute if mute is not None else b.mute,

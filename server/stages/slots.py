@@ -172,6 +172,10 @@ class RuleSlotReader:
     def plausible_apps(self, word: str, installed: InstalledIndex) -> list[AppRef]:
         return self._mapper.plausible(word, installed)
 
+    @property
+    def mapper(self) -> AppMapper:
+        return self._mapper
+
     def spaced(self, text: str, installed: InstalledIndex) -> str:
         """`text` with the word breaks the reader restores ("광고알림꺼줘" → "광고 알림 꺼줘")."""
         return self._respacer.respace(text, installed.labels).text

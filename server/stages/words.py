@@ -89,7 +89,16 @@ def peel(token: str) -> list[str]:
 
 
 def is_filler(word: str) -> bool:
-    return normalise(word) in lexicon.words("filler")
+    key = normalise(word)
+    fillers = lexicon.words("filler")
+    if key in fillers:
+        return True
+    # "해줘용", "해줘잉": a filler verb with a colloquial tail (a stem of two letters or more, so
+    # "다" + "용" is no filler).
+    return any(
+        key.endswith(t) and len(key) - len(t) >= 2 and key[: -len(t)] in fillers
+        for t in lexicon.words("filler", "colloquial_tails")
+    )
 
 
 def is_topic(word: str) -> bool:

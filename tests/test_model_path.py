@@ -1,0 +1,200 @@
+"""The model's app names and the device's labels (issue 12, item 4), the model-mode checks, and
+pending turns read by the model one at a time — on the real alias table and the real model."""
+
+from __future__ import annotations
+
+import pytest
+
+from notillm_local.contract.schemas import HandleRequest
+from notillm_local.domain import AppMatch, AppRef
+from notillm_local.engines.grammars import GrammarSet
+from notillm_local.pipeline import Pipeline
+from notillm_local.settings import ExtractorMode
+from notillm_local.stages.apps import InstalledIndex, Unresolved
+from notillm_local.stages.extract import ModelAnswer, SlotExtractor, combine
+from notillm_local.stages.slots import RuleSlotReader
+
+NOW = "2026-08-14T21:30:00+09:00"
+ENGLISH = InstalledIndex.of([
+    AppRef("KakaoTalk", "com.kakao.talk"), AppRef("Messages", "com.samsung.android.messaging"),
+    AppRef("왓츠앱", "com.whatsapp"), AppRef("Jira", "com.atlassian.android.jira.core"),
+    AppRef("Steam", "com.valvesoftware.android.steam.community"),
+])
+
+
+# --------------------------------------------------------------------------- the alias table
+
+
+@pytest.mark.parametrize(("word", "label"), [
+    ("카톡", "KakaoTalk"),  # by the default catalog's package
+    ("문자", "Messages"),
+    ("whatsapp", "왓츠앱"),  # the device shows the app in Hangul, the user types it in Latin
+    ("WhatsApp", "왓츠앱"),
+    ("지라", "Jira"),  # the table's name is Hangul, the device's Latin
+    ("스팀", "Steam"),
+])
+def test_a_device_label_in_another_script_is_the_same_app(table_mapper, word, label) -> None:
+    found = table_mapper.lookup(word, ENGLISH)
+    assert isinstance(found, AppMatch) and found.app.label == label
+
+
+def test_an_app_the_device_lacks_is_still_unresolved(table_mapper) -> None:
+    found = table_mapper.lookup("텔레그램", ENGLISH)
+    assert isinstance(found, Unresolved) and found.known_as == "Telegram"
+
+
+def test_answer_names_are_the_tables_names_for_the_devices_apps(table_mapper, default_index) -> None:
+    names = table_mapper.answer_names(ENGLISH)
+    assert names["카카오톡"].label == "KakaoTalk"
+    assert names["메시지"].label == "Messages"
+    assert names["WhatsApp"].label == "왓츠앱"
+    assert names["지라"].label == "Jira"
+    assert "Telegram" not in names and "Instagram" not in names  # not on this device
+    # On the default catalog every app already shows the table's name: nothing to add.
+    assert table_mapper.answer_names(default_index) == {}
+
+
+def test_apps_grammar_admits_the_tables_names_only_for_installed_apps(local_model, table_mapper) -> None:
+    grammar = GrammarSet.load().apps_for([*ENGLISH.labels, *table_mapper.answer_names(ENGLISH)])
+    for answer in (" 카카오톡\n", " KakaoTalk\n", " WhatsApp, 메시지\n", " 왓츠앱, 기타\n"):
+        assert local_model.accepts(grammar, answer), answer
+    for answer in (" Telegram\n", " 인스타그램\n", " Instagram\n"):
+        assert not local_model.accepts(grammar, answer), answer
+
+
+# --------------------------------------------------------------------------- combine
+
+
+def _reading(reader: RuleSlotReader, text: str, installed: InstalledIndex):
+    return reader.read(text, installed)
+
+
+def test_model_names_map_to_the_devices_app(table_mapper) -> None:
+    reader = RuleSlotReader(table_mapper)
+    r = _reading(reader, "카톡이랑 왓츠앱 꺼줘", ENGLISH)
+    said = ModelAnswer(intent="끄기", apps=("카카오톡", "WhatsApp"), keywords=())
+    out, how = combine(r, said, ENGLISH, full=True, names=table_mapper.answer_names(ENGLISH))
+    assert [m.app.label for m in out.apps] == ["KakaoTalk", "왓츠앱"] and how == "model"
+    assert out.unresolved == ()
+
+
+def test_model_mode_does_not_take_an_app_no_word_accounts_for(table_mapper, default_index) -> None:
+    """"카카오톸" read by code as 카카오톡; the model names 카카오페이지: no rule with it, a question."""
+    reader = RuleSlotReader(table_mapper)
+    prompt = "카카오톸 알림 꺼줘"
+    r = _reading(reader, prompt, default_index)
+    assert [m.app.label for m in r.apps] == ["카카오톡"]
+    extractor = SlotExtractor(reader, None, GrammarSet.load(), ExtractorMode.RULES)
+    said = ModelAnswer(intent="끄기", apps=("카카오페이지",), keywords=())
+    out, how = combine(r, said, default_index, full=True,
+                       mentioned=lambda a: extractor.mentions(prompt, a, r, default_index))
+    assert out.apps == () and how == "asked"
+    assert [u.word for u in out.unresolved] == ["카카오톸"]  # the user's word, never "기타"
+
+
+def test_model_mode_other_app_names_the_users_word(table_mapper, default_index) -> None:
+    reader = RuleSlotReader(table_mapper)
+    r = _reading(reader, "문자 알림 받지마", default_index)
+    said = ModelAnswer(intent="끄기", apps=("기타",), keywords=())
+    out, _ = combine(r, said, default_index, full=True)
+    assert out.apps == () and [u.word for u in out.unresolved] == ["문자"]
+
+
+def test_model_mode_asks_about_an_app_the_model_left_out(table_mapper, default_index) -> None:
+    """"슬랙 팀즈 꺼줘" answered with Slack alone would drop a word the user wrote."""
+    reader = RuleSlotReader(table_mapper)
+    r = _reading(reader, "슬랙 팀즈 꺼줘", default_index)
+    said = ModelAnswer(intent="끄기", apps=("Slack",), keywords=())
+    out, how = combine(r, said, default_index, full=True)
+    assert [m.app.label for m in out.apps] == ["Slack"]
+    assert [u.word for u in out.unresolved] == ["팀즈"] and how == "asked"
+    # A word the model made a keyword is accounted for: nothing to ask.
+    r = _reading(reader, "웹툰 알림 꺼줘", default_index)
+    out, how = combine(r, ModelAnswer(intent="끄기", apps=(), keywords=("웹툰",)), default_index,
+                       full=True)
+    assert out.unresolved == () and out.content == ("웹툰",) and how == "model"
+
+
+def test_a_spare_other_app_with_no_word_is_no_question(table_mapper, default_index) -> None:
+    reader = RuleSlotReader(table_mapper)
+    r = _reading(reader, "슬랙 꺼줘", default_index)
+    out, _ = combine(r, ModelAnswer(intent="끄기", apps=("Slack", "기타"), keywords=()),
+                     default_index, full=True)
+    assert [m.app.label for m in out.apps] == ["Slack"] and out.unresolved == ()
+
+
+def test_mentions_by_label_alias_or_code(table_mapper) -> None:
+    reader = RuleSlotReader(table_mapper)
+    extractor = SlotExtractor(reader, None, GrammarSet.load(), ExtractorMode.RULES)
+    kakao = AppRef("KakaoTalk", "com.kakao.talk")
+    steam = AppRef("Steam", "com.valvesoftware.android.steam.community")
+    jira = AppRef("Jira", "com.atlassian.android.jira.core")
+    empty = _reading(reader, "꺼줘", ENGLISH)
+    assert extractor.mentions("카톡알림꺼줘", kakao, empty, ENGLISH)  # an alias, glued
+    assert extractor.mentions("steam 알림 mute", steam, empty, ENGLISH)  # the label
+    assert extractor.mentions("지라알림꺼줘", jira, empty, ENGLISH)  # the table's name for it
+    assert not extractor.mentions("지라알림꺼줘", steam, empty, ENGLISH)
+
+
+# --------------------------------------------------------------------------- model mode, real model
+
+
+@pytest.fixture(scope="module")
+def model_pipeline(local_model, table_mapper, catalog) -> Pipeline:
+    extractor = SlotExtractor(
+        RuleSlotReader(table_mapper), local_model, GrammarSet.load(), ExtractorMode.MODEL
+    )
+    return Pipeline(extractor=extractor, default_apps=catalog, gate=None, hosted=None,
+                    model_id=local_model.model_id, deadline_s=30, queue_size=4)
+
+
+def test_model_mode_reads_each_pending_turn_on_its_own(model_pipeline) -> None:
+    """The earlier command and the answer are read by the model one at a time, each with its
+    own time spans blanked: a time word of the answer is never a keyword."""
+    r = model_pipeline.handle(HandleRequest(
+        prompt="3시간동안", currentTime=NOW, pending=True, pendingOriginal="'광고'들어간알림막아줘",
+    ))
+    assert r.pendingAction is not None and r.pendingAction.value == "CONTINUE"
+    assert r.meta.llmCalls == 2
+    assert r.ok, r.message
+    assert r.targetFixed is not None and r.targetFixed.content == ["광고"]
+    assert r.condition is not None and r.condition.expires == "2026-08-15T00:30:00+09:00"
+
+
+@pytest.mark.parametrize(("prompt", "labels"), [
+    ("카톡이랑왓츠앱알림한시간꺼줘", ["KakaoTalk", "왓츠앱"]),
+    ("문자 알림 1시간 꺼줘", ["Messages"]),  # the model says 메시지; the device says Messages
+    ("whatsapp 1시간 꺼줘", ["왓츠앱"]),
+])
+def test_model_mode_answers_a_device_in_another_script(model_pipeline, prompt, labels) -> None:
+    """The shipped adapter names each app by the table's name; the device's own labels come out."""
+    from notillm_local.contract.schemas import InstalledApp
+
+    apps = [InstalledApp(name=a.label, packageName=a.package) for a in ENGLISH.apps]
+    r = model_pipeline.handle(HandleRequest(prompt=prompt, currentTime=NOW, installedApps=apps))
+    assert r.meta.llmCalls == 1
+    assert r.ok, r.message
+    assert r.targetFixed is not None and r.targetFixed.name == labels
+
+
+def test_a_glued_run_naming_two_apps_never_drops_one(service) -> None:
+    """"쿠팡잇츠배민알림": code cannot split the misspelt run; whatever the model names for it,
+    the answer never mutes 쿠팡이츠 alone (natural_c's first run did: a wrong rule)."""
+    r = service.handle(HandleRequest(prompt="쿠팡잇츠배민알림9시까지막아줘",
+                                     currentTime="2027-02-02T19:30:00+09:00"))
+    if r.ok:
+        assert r.targetFixed is not None
+        assert set(r.targetFixed.name) == {"쿠팡이츠", "배달의민족"}, r.targetFixed.name
+    else:
+        assert r.failReason is not None and r.failReason.value == "app_unresolved"
+
+
+def test_apps_inside_a_run_longest_name_first(table_mapper, default_index) -> None:
+    found = table_mapper.apps_inside("쿠팡잇츠배민알림", default_index)
+    assert [(f.word, f.app.label) for f in found if isinstance(f, AppMatch)] == [
+        ("쿠팡", "쿠팡"), ("배민", "배달의민족")]
+    # "네이버웹툰" is one app, not 네이버 and 웹툰.
+    assert [f.word for f in table_mapper.apps_inside("네이버웹툰알림", default_index)] == ["네이버웹툰"]
+    # A known app the device lacks is reported as such, to be asked about.
+    assert [type(f).__name__ for f in table_mapper.apps_inside("라인알림", default_index)] == [
+        "Unresolved"]
