@@ -1,6 +1,6 @@
 """Train the LoRA adapter for Gemma 3 270M on this project's own template data; ship it as GGUF.
 
-    notillm-local train-adapter --out server/resources/adapters --minutes 35
+    notillm-local train-adapter --out server/resources/adapters --threads 2
 
 (or `python -m notillm_local.export.train_adapter …`). Steps, all on the CPU:
 1. Training data: `adapter_data.build_examples` — sentences written by template families, each
@@ -48,8 +48,8 @@ TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down
 @dataclass
 class TrainOptions:
     out: Path = Path("models/adapters")
-    minutes: float = 35.0  # wall-clock budget of the training steps
-    examples: int = 4500  # template examples (train.jsonl's cases come on top)
+    minutes: float = 45.0  # wall-clock budget of the training steps
+    examples: int = 10000  # template examples (train.jsonl's cases come on top)
     epochs: int = 1
     seed: int | None = None  # None: adapter_data.SEED
     threads: int = 1  # torch threads (1 is faster than 2 on a shared 2-core CPU)
