@@ -343,20 +343,34 @@ class LocalModel:
         self._tokens.extend(token_ids)
 
     @staticmethod
-    def _forced_ahead(grammar: GuidedGrammar, limit: int) -> list[int]:
+    def _forced_ahead(
+        grammar: GuidedGrammar, stop_bytes: bytes, limit: int
+    ) -> tuple[list[int], bool]:
         """The tokens the grammar forces next (llguidance's canonical tokens for the bytes every
-        continuation must start with), accepted. The answer's text is what it would be token by
-        token; llama.cpp's batched and one-token passes differ in the last bits of the logits,
-        so a near tie later in the answer may fall the other way (4 of 615 model-mode answers
-        here, docs/decoder.md)."""
+        continuation must start with), accepted, and whether they finish the answer.
+
+        A closing `stop` is always taken: evaluating it would change nothing. Other forced
+        tokens are taken up to `limit` (0: none, one model pass each as before). The answer's
+        text is what it would be token by token; llama.cpp's batched and one-token passes
+        differ in the last bits of the logits, so a near tie later in the answer may fall the
+        other way (4 of 615 model-mode answers here, docs/decoder.md)."""
+        forced = grammar.forced_tokens()
+        if not forced:
+            return [], False
+        if grammar.forced_bytes() == stop_bytes:
+            for tok in forced:
+                grammar.accept(tok)
+            if grammar.is_stopped():
+                return forced, True
+            grammar.rollback(len(forced))
         taken: list[int] = []
-        for tok in grammar.forced_tokens()[: max(0, limit)]:
+        for tok in forced[: max(0, limit)]:
             try:
                 grammar.accept(tok)
             except ExtractionError:
                 break
             taken.append(tok)
-        return taken
+        return taken, bool(taken) and grammar.is_stopped()
 
     def _last_logits(self) -> np.ndarray:
         ptr = self._lc.llama_get_logits_ith(self._llm._ctx.ctx, -1)
@@ -401,15 +415,12 @@ class LocalModel:
                 if text.endswith(stop):
                     mask_s += time.perf_counter() - tm
                     return text[: -len(stop)]
-                closes = self._closes_with_stop(grammar, stop_bytes, stats)
-                if closes:
-                    mask_s += time.perf_counter() - tm
-                    # Only the stop can follow: evaluating this token would change nothing.
-                    return text
                 # Tokens the grammar leaves no choice about ("Microsoft" → " Teams") are taken
                 # without asking the model and evaluated with this one in a single batch: one
                 # model pass instead of one per token (each costs a full-vocabulary output).
-                ahead = self._forced_ahead(grammar, max_tokens - used) if fast_forward else []
+                ahead, done = self._forced_ahead(
+                    grammar, stop_bytes, max_tokens - used if fast_forward else 0
+                )
                 used += len(ahead)
                 for f in ahead:
                     out += self.piece(f)
@@ -417,7 +428,7 @@ class LocalModel:
                     stats.forced_tokens += len(ahead)
                 mask_s += time.perf_counter() - tm
                 text = out.decode("utf-8", errors="ignore")
-                if ahead and grammar.is_stopped():
+                if done:
                     return text[: -len(stop)] if text.endswith(stop) else text
                 self._append_all([tok, *ahead])
             raise ExtractionError(f"no complete answer within {max_tokens} tokens: {out!r}")
@@ -425,25 +436,6 @@ class LocalModel:
             if stats is not None:
                 stats.mask_seconds += mask_s
                 stats.seconds += time.perf_counter() - t0
-
-    @staticmethod
-    def _closes_with_stop(
-        grammar: GuidedGrammar, stop_bytes: bytes, stats: GenerationStats | None
-    ) -> bool:
-        """Whether the grammar forces exactly `stop` next and nothing after it."""
-        if grammar.forced_bytes() != stop_bytes:
-            return False
-        forced = grammar.forced_tokens()
-        if not forced:
-            return False
-        for tok in forced:
-            grammar.accept(tok)
-        if grammar.is_stopped():
-            if stats is not None:
-                stats.forced_tokens += len(forced)
-            return True
-        grammar.rollback(len(forced))
-        return False
 
     def close(self) -> None:
         # Never free the context under a running decode (a background warm-up, a request), nor

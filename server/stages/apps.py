@@ -272,6 +272,15 @@ class AppMapper:
         """The table's words (normalised) for the app it calls `name`."""
         return self._table.words_of(name)
 
+    def names_of(self, app: AppRef, installed: InstalledIndex) -> frozenset[str]:
+        """Every word (normalised) that names the installed `app`: its label, the table's words
+        for that label, and those for any name the table gives it on this device."""
+        words = {normalise(app.label), *self.words_of(app.label)}
+        for name, ref in self.answer_names(installed).items():
+            if ref == app:
+                words |= self.words_of(name)
+        return frozenset(words)
+
     def answer_names(self, installed: InstalledIndex) -> dict[str, AppRef]:
         """The table's names for installed apps that the device shows under another label.
 

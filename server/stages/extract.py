@@ -144,14 +144,8 @@ class SlotExtractor:
         these is no reading of the prompt (it names 카카오페이지 for "카카오톸")."""
         if any(m.app == app for m in r.apps):
             return True
-        mapper = self._reader.mapper
         key = normalise(prompt)
-        words = {normalise(app.label)}
-        for name, ref in mapper.answer_names(installed).items():
-            if ref == app:
-                words |= mapper.words_of(name)
-        words |= mapper.words_of(app.label)
-        if any(len(w) >= 2 and w in key for w in words):
+        if any(len(w) >= 2 and w in key for w in self._reader.mapper.names_of(app, installed)):
             return True
         return any(app in self._reader.plausible_apps(w, installed) for w in r.unknown_words)
 
@@ -161,10 +155,7 @@ class SlotExtractor:
         """Apps other than `app` the table names inside `word`; a name that is part of one of
         `app`'s own names ("쿠팡" of "쿠팡이츠", misspelt as "쿠팡잇츠") is `app` itself."""
         mapper = self._reader.mapper
-        own = set(mapper.words_of(app.label))
-        for name, ref in mapper.answer_names(installed).items():
-            if ref == app:
-                own |= mapper.words_of(name)
+        own = mapper.names_of(app, installed)
         out: list[AppMatch | Unresolved] = []
         for found in mapper.apps_inside(word, installed):
             w = normalise(found.word)
@@ -328,8 +319,9 @@ def combine(
     others = sum(1 for x in said.apps if x == OTHER_APP_WORD)
     kws = tuple(said.keywords or ())
     if full:
-        taken = [a for a in dict.fromkeys(named) if a is not None and mentioned(a)]
-        others += sum(1 for a in dict.fromkeys(named) if a is not None and a not in taken)
+        distinct = [a for a in dict.fromkeys(named) if a is not None]
+        taken = [a for a in distinct if mentioned(a)]
+        others += len(distinct) - len(taken)
         apps = tuple(AppMatch(word=a.label, app=a, score=1.0, method="model") for a in taken)
         # Apps the table knows but the device lacks are a fact, not a reading: they stay, and
         # the answer asks about them whatever the model says.
@@ -354,7 +346,7 @@ def combine(
             r, mute=mute, apps=apps, unresolved=unresolved, content=kws, unknown_words=(),
             unsure=frozenset(),
         )
-        clean = len(taken) == len({a for a in named if a}) and not dropped
+        clean = len(taken) == len(distinct) and not dropped
         return reading, "model" if clean else "asked"
     have = {m.app for m in r.apps}
     said_apps = {a for a in named if a is not None}
