@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -186,12 +187,15 @@ class Pipeline:
         return read
 
     def _without_app_names(self, text: str) -> str:
-        """`text` with app names that contain time words blanked ("오늘의집" is no "오늘")."""
+        """`text` with app names that contain time words blanked ("오늘의집" is no "오늘"), and
+        their misspellings one letter off ("오늘의잡"), which the app reader still finds."""
         for word in self._app_time_words:
             at = text.find(word)
             while at >= 0:
                 text = text[:at] + " " * len(word) + text[at + len(word) :]
                 at = text.find(word, at + len(word))
+            for at in _misspelt_at(text, word):
+                text = text[:at] + " " * len(word) + text[at + len(word) :]
         return text
 
     def _apps_cut_by(
@@ -421,6 +425,19 @@ def _fix_time_typos(text: str) -> str:
     return text
 
 
+def _misspelt_at(text: str, word: str) -> list[int]:
+    """Where `text` holds `word` misspelt by one letter (jamo), same length, no space inside."""
+    from rapidfuzz.distance import Levenshtein
+
+    n = len(word)
+    target = unicodedata.normalize("NFD", word)
+    return [
+        at for at in range(len(text) - n + 1)
+        if " " not in text[at : at + n] and text[at : at + n] != word
+        and Levenshtein.distance(unicodedata.normalize("NFD", text[at : at + n]), target) == 1
+    ]
+
+
 def _apps_that_look_like_time(words: list[str]) -> tuple[str, ...]:
     """App names the time parser would partly read as time ("오늘의집", "매일경제"), once."""
     ref = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -429,7 +446,7 @@ def _apps_that_look_like_time(words: list[str]) -> tuple[str, ...]:
 
 
 def _slot_value(slot: str, s: object, t: Turn | None = None) -> str | None:
-    from notillm_local.stages.slots import SlotReading
+    from notillm_local.stages.reading import SlotReading
 
     assert isinstance(s, SlotReading)
     if slot == "intent":

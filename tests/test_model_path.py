@@ -79,7 +79,9 @@ def test_model_names_map_to_the_devices_app(table_mapper) -> None:
 
 
 def test_model_mode_does_not_take_an_app_no_word_accounts_for(table_mapper, default_index) -> None:
-    """"카카오톸" read by code as 카카오톡; the model names 카카오페이지: no rule with it, a question."""
+    """"카카오톸" read by code as 카카오톡; the model names 카카오페이지: never a rule with it. Code's
+    reading (one jamo off a single app) accounts for the word, so the rule is 카카오톡; a word
+    code could not place is asked about instead."""
     reader = RuleSlotReader(table_mapper)
     prompt = "카카오톸 알림 꺼줘"
     r = _reading(reader, prompt, default_index)
@@ -88,31 +90,121 @@ def test_model_mode_does_not_take_an_app_no_word_accounts_for(table_mapper, defa
     said = ModelAnswer(intent="끄기", apps=("카카오페이지",), keywords=())
     out, how = combine(r, said, default_index, full=True,
                        mentioned=lambda a: extractor.mentions(prompt, a, r, default_index))
+    assert [m.app.label for m in out.apps] == ["카카오톡"] and how == "code-kept"
+    assert out.unresolved == ()
+    prompt = "뿌까톡 알림 꺼줘"
+    r = _reading(reader, prompt, default_index)
+    assert r.apps == ()
+    out, how = combine(r, said, default_index, full=True,
+                       mentioned=lambda a: extractor.mentions(prompt, a, r, default_index))
     assert out.apps == () and how == "asked"
-    assert [u.word for u in out.unresolved] == ["카카오톸"]  # the user's word, never "기타"
+    assert [u.word for u in out.unresolved] == ["뿌까톡"]  # the user's word, never "기타"
 
 
-def test_model_mode_other_app_names_the_users_word(table_mapper, default_index) -> None:
+def test_model_mode_other_app_is_the_app_code_read_by_the_table(table_mapper, default_index) -> None:
+    """A "기타" where code read a device's app by the table is that app (natural_e: the model
+    answered 기타 for a device's own apps it never saw, Trello and 영웅문S#)."""
     reader = RuleSlotReader(table_mapper)
     r = _reading(reader, "문자 알림 받지마", default_index)
     said = ModelAnswer(intent="끄기", apps=("기타",), keywords=())
-    out, _ = combine(r, said, default_index, full=True)
-    assert out.apps == () and [u.word for u in out.unresolved] == ["문자"]
-
-
-def test_model_mode_asks_about_an_app_the_model_left_out(table_mapper, default_index) -> None:
-    """"슬랙 팀즈 꺼줘" answered with Slack alone would drop a word the user wrote."""
-    reader = RuleSlotReader(table_mapper)
-    r = _reading(reader, "슬랙 팀즈 꺼줘", default_index)
-    said = ModelAnswer(intent="끄기", apps=("Slack",), keywords=())
     out, how = combine(r, said, default_index, full=True)
-    assert [m.app.label for m in out.apps] == ["Slack"]
-    assert [u.word for u in out.unresolved] == ["팀즈"] and how == "asked"
-    # A word the model made a keyword is accounted for: nothing to ask.
+    assert [m.app.label for m in out.apps] == ["메시지"] and out.unresolved == ()
+    assert how == "code-kept"
+    # A word code could not place stays a question.
+    r = _reading(reader, "뿌까톡 알림 받지마", default_index)
+    out, how = combine(r, said, default_index, full=True)
+    assert out.apps == () and [u.word for u in out.unresolved] == ["뿌까톡"] and how == "asked"
+
+
+def test_model_mode_keeps_an_app_the_model_left_out(table_mapper, default_index) -> None:
+    """"슬랙 팀즈 줌 꺼줘" answered with two of the three: the table read the third exactly, and
+    the reading that accounts for every word the user wrote is the rule."""
+    reader = RuleSlotReader(table_mapper)
+    r = _reading(reader, "슬랙 팀즈 줌 꺼줘", default_index)
+    said = ModelAnswer(intent="끄기", apps=("Slack", "Zoom"), keywords=())
+    out, how = combine(r, said, default_index, full=True)
+    assert [m.app.label for m in out.apps] == ["Slack", "Microsoft Teams", "Zoom"]  # user's order
+    assert out.unresolved == () and how == "code-kept"
+    # A word the model made a keyword is accounted for: it is not added as an app.
     r = _reading(reader, "웹툰 알림 꺼줘", default_index)
     out, how = combine(r, ModelAnswer(intent="끄기", apps=(), keywords=("웹툰",)), default_index,
                        full=True)
-    assert out.unresolved == () and out.content == ("웹툰",) and how == "model"
+    assert out.apps == () and out.content == ("웹툰",) and how == "model"
+
+
+@pytest.mark.parametrize("prompt", ["전화말고는다꺼 1시간", "카카오택시 빼고 다 꺼줘 30분"])
+def test_model_mode_all_but_keeps_codes_flipped_verb(table_mapper, default_index, prompt) -> None:
+    """"X 말고 다 꺼": only X gets through. A model that answers "mute X" read the verb alone
+    (natural_e's first run, two wrong rules)."""
+    reader = RuleSlotReader(table_mapper)
+    r = _reading(reader, prompt, default_index)
+    assert r.all_but and r.mute is False
+    app = r.apps[0].app.label
+    out, _ = combine(r, ModelAnswer(intent="끄기", apps=(app,), keywords=()), default_index,
+                     full=True)
+    assert out.mute is False and [m.app.label for m in out.apps] == [app]
+    out, _ = combine(r, ModelAnswer(intent="끄기", apps=(), keywords=()), default_index, full=True)
+    assert out.mute is False and [m.app.label for m in out.apps] == [app]
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_a_keyword_one_letter_off_an_app_is_asked(table_mapper, default_index, full) -> None:
+    """"노숀알림": the model made 노숀 (노션 misspelt) a keyword — a rule over every app. It is a
+    question instead, in both modes; a topic word close to an app name stays a keyword."""
+    reader = RuleSlotReader(table_mapper)
+    r = _reading(reader, "노숀알림 꺼주ㅓ", default_index)
+    resembles = lambda w: table_mapper.resembles_app(w, default_index)  # noqa: E731
+    said = ModelAnswer(intent="끄기", apps=(), keywords=("노숀",))
+    out, how = combine(r, said, default_index, full=full, resembles_app=resembles)
+    assert out.content == () and [u.word for u in out.unresolved] == ["노숀"] and how == "asked"
+    assert table_mapper.resembles_app("노숀", default_index)
+    assert not table_mapper.resembles_app("세일", default_index)  # a topic word
+    assert not table_mapper.resembles_app("노션", default_index)  # the app itself
+    assert not table_mapper.resembles_app("배달", default_index)
+
+
+def test_model_mode_code_overrules_what_it_read_exactly(table_mapper, default_index) -> None:
+    """The written policy (docs/decisions.md): where code read a slot from the prompt's own
+    words, a model answer that ignores those words is overruled — found on natural_e and the
+    earlier sets, each a wrong rule before."""
+    reader = RuleSlotReader(table_mapper)
+
+    def run(prompt: str, said: ModelAnswer, **kw):
+        r = _reading(reader, prompt, default_index)
+        return combine(r, said, default_index, full=True, **kw)
+
+    # A misspelt name read one jamo off a single app is kept like a table word.
+    out, how = run("카카오토 인스타 페북 꺼줘",
+                   ModelAnswer(intent="끄기", apps=("Instagram", "Facebook"), keywords=()))
+    assert [m.app.label for m in out.apps] == ["카카오톡", "Instagram", "Facebook"]
+    assert how == "code-kept"
+    # An app the user kept out never enters the rule.
+    out, _ = run("스포티파이는 냅둬 유튜브뮤직 멜론 꺼",
+                 ModelAnswer(intent="끄기", apps=("Spotify", "YouTube Music", "멜론"), keywords=()))
+    assert [m.app.label for m in out.apps] == ["YouTube Music", "멜론"]
+    # A sure verb wins over the model's opposite intent.
+    out, how = run("팀즈만알림오게해줘",
+                   ModelAnswer(intent="끄기", apps=("Microsoft Teams",), keywords=()))
+    assert out.mute is False and how == "code-kept"
+    # A quoted keyword is not cut short.
+    out, _ = run("지메일에서 '뉴스레터' 들어간 알림 꺼줘",
+                 ModelAnswer(intent="끄기", apps=("Gmail",), keywords=("뉴스",)))
+    assert out.content == ("뉴스레터",)
+    # A word code read as context is no keyword.
+    out, _ = run("거래 기다리는 중이라 당근 빼고 다 꺼줘",
+                 ModelAnswer(intent="끄기", apps=("당근",), keywords=("거래",)),
+                 context_words=frozenset({"거래"}))
+    assert out.content == () and out.mute is False
+    # An unplaced word that looks like an app's name is asked about, never dropped.
+    resembles = lambda w: table_mapper.resembles_app(w, default_index)  # noqa: E731
+    out, how = run("스랙 꺼줘", ModelAnswer(intent="끄기", apps=(), keywords=()),
+                   resembles_app=resembles)
+    assert [u.word for u in out.unresolved] == ["스랙"] and how == "asked"
+    # ... unless the model's app accounts for it.
+    out, how = run("스랙 꺼줘", ModelAnswer(intent="끄기", apps=("Slack",), keywords=()),
+                   resembles_app=resembles, mentioned=lambda a: True,
+                   accounts_for=lambda w, a: table_mapper.resembles_name_of(w, a, default_index))
+    assert [m.app.label for m in out.apps] == ["Slack"] and out.unresolved == ()
 
 
 def test_a_spare_other_app_with_no_word_is_no_question(table_mapper, default_index) -> None:

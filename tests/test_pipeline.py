@@ -205,3 +205,37 @@ def test_a_follow_up_that_adds_an_app_keeps_the_first(service) -> None:
     # Without an additive word the new app replaces the old one.
     r = ask(service, "아니 카톡 말고 슬랙", now=now, pending=True, pendingOriginal="1시간 동안 카톡 꺼줘")
     assert r.ok and r.targetFixed.name == ["Slack"]
+
+
+def test_a_name_ending_like_a_particle_is_still_the_app(service) -> None:
+    # "아사나" is Asana (by the embeddings), not "아사" + the particle 나 (natural_e).
+    apps = [{"name": "Google Chat", "packageName": "com.google.android.apps.dynamite"},
+            {"name": "Asana", "packageName": "com.asana.app"}]
+    r = ask(service, "구글챗이랑 아사나 알림 90분 꺼줘", installedApps=apps)
+    assert r.ok and r.targetFixed.name == ["Google Chat", "Asana"] and r.meta.llmCalls == 0
+
+
+def test_a_misspelt_app_name_that_holds_a_time_word(service) -> None:
+    # "오늘의잡" (오늘의집 misspelt) had become the time 오늘 and the keyword 잡 (natural_d).
+    apps = [{"name": "요기요", "packageName": "com.fineapp.yogiyo"},
+            {"name": "오늘의집", "packageName": "net.bucketplace"}]
+    r = ask(service, "요기요 오늘의잡 알림 다 3시간 꺼줘", installedApps=apps)
+    assert r.ok and r.targetFixed.name == ["요기요", "오늘의집"] and r.targetFixed.content == []
+    assert r.condition.expires == "2026-08-15T00:30:00+09:00"
+
+
+def test_a_clock_time_in_a_remark_is_not_the_rules_time(service) -> None:
+    # "새벽 2시 반인데" says what time it is; the rule runs from now (natural_e).
+    r = ask(service, "새벽 2시 반인데 잠이 안옴ㅠ 아침 9시까지 전부 알림 꺼줘",
+            now="2028-05-21T02:40:00+09:00")
+    assert r.ok and r.targetFixed.all
+    assert r.condition.delivery == "2028-05-21T02:40:00+09:00"
+    assert r.condition.expires == "2028-05-21T09:00:00+09:00"
+
+
+def test_a_follow_up_that_adds_an_app_is_an_update(service) -> None:
+    # The target changed (widened): UPDATE, not CONTINUE (natural_e).
+    r = ask(service, "넷플도추가해서3시간", now="2026-08-15T09:00:00+09:00", pending=True,
+            pendingOriginal="유튜브 알림 꺼줘요")
+    assert r.ok and r.pendingAction.value == "UPDATE"
+    assert r.targetFixed.name == ["YouTube", "Netflix"]

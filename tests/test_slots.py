@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from notillm_local.domain import AppMatch, AppRef
+from notillm_local.stages.apps import InstalledIndex
 from notillm_local.stages.slots import RuleSlotReader, peel
 
 
@@ -168,3 +170,108 @@ def test_an_ordinary_word_ending_in_geo_is_no_verb(reader, default_index) -> Non
     # "거줘" is a typo of 꺼줘 only as a word of its own.
     r = reader.read("이거줘", default_index)
     assert r.mute is None
+
+
+# Found by natural_e's first run (docs/reading.md): exception words, remarks and endings that
+# were split, dropped or read as a keyword.
+@pytest.mark.parametrize(
+    ("text", "mute", "apps"),
+    [
+        # "살려두고" is one keep marker, not the allow verb "살려" + "두고" (Discord was muted).
+        ("디코는 살려두고 유튭이랑 틱톡만 꺼줘", True, ["YouTube", "TikTok"]),
+        ("디코는살려두고유튭이랑틱톡만꺼줘", True, ["YouTube", "TikTok"]),
+        # "나머지 앱 알림 다" is one phrase: no contradiction.
+        ("넷플만 받고 나머지 앱 알림 다 꺼", False, ["Netflix"]),
+        ("줌 알림 받게 해주고 나머진 다 꺼", False, ["Zoom"]),
+        # a count of the apps just named, a polite ending
+        ("카톡 인스타 페북 틱톡 4개 다 차단", True, ["카카오톡", "Instagram", "Facebook", "TikTok"]),
+        ("쥐마켓 무신싸 알림 꺼주셔요", True, ["G마켓", "무신사"]),
+        ("알림 다 꺼주실래요", True, []),
+        # a remark before the command is context, its topic word no keyword
+        ("ㅋㅋㅋ 친구들 난리났네 카톡 꺼", True, ["카카오톡"]),
+        ("운동하러감 전화빼고 다 꺼놔줘", False, ["전화"]),
+    ],
+)
+def test_natural_e_phrasings_are_read(reader, default_index, text: str, mute: bool, apps) -> None:
+    r = reader.read(text, default_index)
+    assert r.mute is mute and labels(r) == apps
+    assert r.unknown_words == () and r.unresolved == () and r.content == ()
+    assert not r.contradicts
+
+
+def test_an_opener_is_no_keyword(reader, default_index) -> None:
+    # "그거보다" (rather than that) had left "보다" as a keyword of the rule.
+    r = reader.read("음 그거보다 '마감' 들어간 슬랙 알림만 받게 해줘", default_index)
+    assert r.content == ("마감",) and labels(r) == ["Slack"] and r.unknown_words == ()
+    r = reader.read("그건 이따 생각하고 전화만 받을래", default_index)
+    assert labels(r) == ["전화"] and r.unknown_words == ()
+
+
+def test_a_device_label_with_an_edition_mark(table_mapper) -> None:
+    # The device shows 영웅문 as "영웅문S#"; the table knows the app only by its Korean names.
+    device = InstalledIndex.of([AppRef("영웅문S#", "com.kiwoom.heromts"), AppRef("토스", "viva.republica.toss")])
+    found = table_mapper.lookup("영웅문", device)
+    assert isinstance(found, AppMatch) and found.app.label == "영웅문S#"
+
+
+@pytest.mark.parametrize(
+    ("text", "apps"),
+    [
+        # natural_d's last open wrong rule: "배달" became a keyword of the rule.
+        ("배민만 울리게 해줘 배달 기다리는 중", ["배달의민족"]),
+        ("팀즈꺼줘휴가야", ["Microsoft Teams"]),
+        ("카톡 꺼줘 새해 인사 폭탄 싫어", ["카카오톡"]),
+        ("카톡 꺼줘 광고 때문에 미치겠어", ["카카오톡"]),
+        ("알림 전부 꺼줘 쉬고 싶다ㅠㅠ", []),
+    ],
+)
+def test_a_remark_after_the_command_is_context(reader, default_index, text: str, apps) -> None:
+    r = reader.read(text, default_index)
+    assert labels(r) == apps and r.content == () and r.unknown_words == ()
+
+
+def test_words_after_the_verb_are_still_read_without_a_remark(reader, default_index) -> None:
+    r = reader.read("꺼줘 카톡이랑 슬랙", default_index)
+    assert labels(r) == ["카카오톡", "Slack"] and r.mute is True
+    r = reader.read("알림 꺼줘 '광고' 들어간 거", default_index)
+    assert r.content == ("광고",)
+
+
+@pytest.mark.parametrize(("word", "app"), [("카똑", "카카오톡"), ("까톡", "카카오톡"), ("쓸랙", "Slack")])
+def test_an_initial_said_harder_is_the_same_app(table_mapper, default_index, word, app) -> None:
+    found = table_mapper.lookup(word, default_index) or table_mapper.resolve(word, default_index)
+    assert isinstance(found, AppMatch) and found.app.label == app
+
+
+def test_a_topic_word_said_harder_stays_a_keyword(reader, default_index) -> None:
+    # "카드" is one initial from the alias "카트", but it is a topic word (docs/reading.md).
+    r = reader.read("카드 알림 꺼줘", default_index)
+    assert r.content == ("카드",) and r.apps == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "mute", "apps"),
+    [
+        # A clause ending closes its word in a spacing-free run, so the reason clause is seen.
+        ("공부해야돼서알림다꺼줘", True, []),
+        ("운전중이라티맵만받고나머지꺼줘", False, ["TMAP"]),
+    ],
+)
+def test_clause_endings_split_a_glued_run(reader, default_index, text: str, mute: bool, apps) -> None:
+    r = reader.read(text, default_index)
+    assert r.mute is mute and labels(r) == apps and r.unknown_words == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "apps"),
+    [("공부좀하게 인스타 틱톡 막아줘", ["Instagram", "TikTok"]), ("새해 카운트다운 보게 알림 다 꺼", [])],
+)
+def test_a_purpose_clause_is_context(reader, default_index, text: str, apps) -> None:
+    r = reader.read(text, default_index)
+    assert r.mute is True and labels(r) == apps and r.unknown_words == ()
+
+
+@pytest.mark.parametrize("text", ["알림 오지 않게 해줘", "카톡 조용하게 해줘", "카톡 안 울리게"])
+def test_the_commands_own_ge_verb_is_no_purpose_clause(reader, default_index, text: str) -> None:
+    r = reader.read(text, default_index)
+    assert r.mute is True and r.unknown_words == ()

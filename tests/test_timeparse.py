@@ -257,3 +257,32 @@ def test_weekday_of_a_date_must_match() -> None:
     now = datetime(2013, 2, 12, 4, 30, tzinfo=timezone(timedelta(hours=-2)))
     assert parse_time("2월 18일 월요일까지", now).outcome is TimeOutcome.OK
     assert parse_time("2월 18일 화요일까지", now).outcome is TimeOutcome.CONFLICT
+
+
+@pytest.mark.parametrize(
+    ("text", "expires"),
+    [
+        ("새벽 2시 반인데 잠이 안옴 아침 9시까지 꺼줘", "2026-08-15T09:00:00+09:00"),
+        ("벌써 11시네 내일 7시까지 카톡 꺼줘", "2026-08-15T07:00:00+09:00"),
+        ("밤 10시인데 자정까지 꺼줘", "2026-08-15T00:00:00+09:00"),
+    ],
+)
+def test_a_clock_time_said_about_now_is_no_start(text: str, expires: str) -> None:
+    # "2시 반인데", "11시네": a remark, not the start of a window (natural_e's first run).
+    result = parse_time(text, NOW)
+    assert result.outcome is TimeOutcome.OK and result.condition is not None
+    assert result.condition.delivery == NOW
+    assert result.condition.expires == _instant(expires)
+
+
+def test_a_clock_time_with_a_marker_is_still_read() -> None:
+    result = parse_time("2시 반부터 4시까지 꺼줘", NOW)
+    assert result.outcome is TimeOutcome.OK and result.condition is not None
+    assert result.condition.delivery.hour == 2 and result.condition.delivery.minute == 30
+
+
+@pytest.mark.parametrize("word", ["tomorrow", "tomorow", "tommorow"])
+def test_tomorrow_as_people_type_it(word: str) -> None:
+    result = parse_time(f"gmail 알림 {word} noon까지 꺼줘", NOW)
+    assert result.outcome is TimeOutcome.OK and result.condition is not None
+    assert result.condition.expires == _instant("2026-08-15T12:00:00+09:00")

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from notillm_local import resources
+from notillm_local import lexicon, resources
 from notillm_local.domain import AppMatch, AppRef, AppWordMatcher
 from notillm_local.lexicon import normalise
 
@@ -26,11 +27,28 @@ logger = logging.getLogger(__name__)
 _PLAUSIBLE_MARGIN = 0.01
 _FUZZY_MIN_JAMO = 6
 _FUZZY_TWO_EDITS_JAMO = 10
+# The Latin or symbol tail of a Korean device label ("영웅문S#"): an edition mark, not the name.
+_EDITION_TAIL = re.compile(r"(?<=[가-힣])[^가-힣]+$")
 
 
 def _is_final(jamo: str) -> bool:
     """A Hangul final consonant (jongseong) as NFD writes it."""
     return "\u11a8" <= jamo <= "\u11c2"
+
+
+# Initial consonants (NFD choseong) that differ only in force: ㄱㄲㅋ, ㄷㄸㅌ, ㅂㅃㅍ, ㅈㅉㅊ, ㅅㅆ.
+_FORCE_FAMILY = {
+    c: n for n, group in enumerate(("\u1100\u1101\u110f", "\u1103\u1104\u1110",
+                                    "\u1107\u1108\u1111", "\u110c\u110d\u110e",
+                                    "\u1109\u110a"))
+    for c in group
+}
+
+
+def _one_initial_harder(a: str, b: str) -> bool:
+    """Whether two jamo strings differ in exactly one initial consonant of the same family."""
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return len(diff) == 1 and _FORCE_FAMILY.get(diff[0][0], -1) == _FORCE_FAMILY.get(diff[0][1], -2)
 
 
 def _jamo(word: str) -> str:
@@ -126,13 +144,25 @@ class AliasTable:
         A final consonant is what a fast thumb gets wrong; a different vowel or initial makes
         another word too often ("문제" is not "문자").
         """
-        if len(query) < 4 or not _is_final(query[-1]):
+        if len(query) < 4:
             return None
-        found = {
-            self.app_of(w): w
-            for k, w in zip(keys, words, strict=True)
-            if len(k) == len(query) and k[:-1] == query[:-1] and _is_final(k[-1]) and k != query
-        }
+        if _is_final(query[-1]):
+            found = {
+                self.app_of(w): w
+                for k, w in zip(keys, words, strict=True)
+                if len(k) == len(query) and k[:-1] == query[:-1] and _is_final(k[-1])
+                and k != query
+            }
+        else:
+            found = {}
+        if not found:
+            # An initial typed plain, tense or aspirated ("카똑", "까톡" for "카톡"): the same
+            # consonant said harder, as chat writes it, not another word.
+            found = {
+                self.app_of(w): w
+                for k, w in zip(keys, words, strict=True)
+                if len(k) == len(query) and _one_initial_harder(k, query)
+            }
         return next(iter(found.values())) if len(found) == 1 else None
 
     def _prefix_of(self, key: str, words: list[str]) -> str | None:
@@ -242,9 +272,15 @@ class AppMapper:
         pkg = self._table.default_packages.get(label)
         if pkg and pkg in installed.by_package:
             return installed.by_package[pkg]
-        for word in self._table.words_of(label):
+        words = self._table.words_of(label)
+        for word in words:
             app = installed.by_norm_label.get(word)
             if app is not None:
+                return app
+        # A Korean name with a Latin edition mark on the device ("영웅문S#" for 영웅문).
+        for key, app in installed.by_norm_label.items():
+            stem = _EDITION_TAIL.sub("", key)
+            if stem != key and len(stem) >= 2 and stem in words:
                 return app
         return None
 
@@ -271,6 +307,31 @@ class AppMapper:
     def words_of(self, name: str) -> frozenset[str]:
         """The table's words (normalised) for the app it calls `name`."""
         return self._table.words_of(name)
+
+    def resembles_app(self, word: str, installed: InstalledIndex) -> bool:
+        """Whether `word` is one letter (jamo) off some app's name without being it ("노숀" for
+        노션): too close to call it a keyword, too far to call it the app."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        key = normalise(word)
+        if len(key) < 2 or self.is_app_word(key) or key in lexicon.words("topics"):
+            return False  # a topic word ("세일", "카드") is a keyword whatever it resembles
+        keys, _ = self._table._fuzzy_keys
+        labels = [_jamo(normalise(label)) for label in installed.labels]
+        hit = process.extractOne(
+            _jamo(key), [*keys, *labels], scorer=Levenshtein.distance, score_cutoff=1
+        )
+        return hit is not None
+
+    def resembles_name_of(self, word: str, app: AppRef, installed: InstalledIndex) -> bool:
+        """Whether `word` is one of `app`'s names or one jamo off one ("스랙" for Slack)."""
+        from rapidfuzz.distance import Levenshtein
+
+        key = _jamo(normalise(word))
+        return any(
+            Levenshtein.distance(key, _jamo(name)) <= 1 for name in self.names_of(app, installed)
+        )
 
     def names_of(self, app: AppRef, installed: InstalledIndex) -> frozenset[str]:
         """Every word (normalised) that names the installed `app`: its label, the table's words

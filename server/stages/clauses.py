@@ -66,6 +66,31 @@ def context_end(text: str) -> int:
     return command + _reason_clause_end(text[command:])
 
 
+def remark_start(text: str) -> int:
+    """Offset where a remark after the command begins ("밤 9시까지 배민만 울리게 해줘 배달 기다리는
+    중", "팀즈 꺼줘 휴가야"), or len(text) when the message ends with the command.
+
+    Only when the last word ends like a remark and no intent verb stands after the command's:
+    "꺼줘 카톡" still names its target after the verb.
+    """
+    cues = [
+        m.end() for rx in (mute_cue(), lexicon.pattern("intent", "allow"))
+        for m in rx.finditer(text)
+    ]
+    if not cues:
+        return len(text)
+    tail = [w for w in words(text[max(cues) :]) if w.text.strip(_TRAILING_MARKS)]
+    if not tail:
+        return len(text)
+    last = tail[-1].text.strip(_TRAILING_MARKS)
+    if not lexicon.pattern("context", "remark_end.endings", anchored="$").search(last):
+        return len(text)
+    return max(cues) + tail[0].start
+
+
+_TRAILING_MARKS = " .!?~…"
+
+
 def _command_verb_at(text: str) -> int | None:
     """Offset of the first intent verb that is not inside a reason clause ("울려서", "끄면")."""
     for w in words(text):

@@ -20,8 +20,9 @@ from notillm_local.engines.local import GenerationStats, LocalModel
 from notillm_local.errors import NotillmError
 from notillm_local.settings import ExtractorMode
 from notillm_local.stages.apps import InstalledIndex, Unresolved, normalise
-from notillm_local.stages.slots import RuleSlotReader, SlotReading
-from notillm_local.stages.words import TIME_GAP, blank_spans, strip_suffixes
+from notillm_local.stages.reading import SlotReading
+from notillm_local.stages.slots import RuleSlotReader
+from notillm_local.stages.words import TIME_GAP, blank_spans, peel, strip_suffixes
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +30,9 @@ MUTE_WORD, ALLOW_WORD = "끄기", "허용"
 NONE_WORD, OTHER_APP_WORD = "없음", "기타"
 # How code found an app when it is sure of it: the label or the alias table, no guess.
 _TABLE_METHODS = frozenset({"exact", "alias"})
+# Code's app readings a model's omission does not overrule: the table's names and their
+# misspellings one jamo off a single app (no embedding guess).
+_READ_METHODS = _TABLE_METHODS | {"fuzzy"}
 
 # Worked cases for the base model. Kept short: every token here is paid once per process.
 FEW_SHOT = """다음은 휴대폰 알림 명령을 분석한 기록이다. 의도는 끄기(알림을 막음) 또는 허용(그 알림만 받음)이다.
@@ -197,6 +201,14 @@ class SlotExtractor:
             names=self._reader.mapper.answer_names(installed),
             mentioned=lambda app: self.mentions(prompt, app, reading, installed),
             inside=lambda word, app: self.other_apps_inside(word, app, installed),
+            resembles_app=lambda word: self._reader.mapper.resembles_app(word, installed),
+            context_words=frozenset(
+                normalise(f) for s in reading.spans if s.kind == "context"
+                for f in peel(prompt[s.start : s.end])
+            ),
+            accounts_for=lambda word, app: self._reader.mapper.resembles_name_of(
+                word, app, installed
+            ) or app in self._reader.plausible_apps(word, installed),
         )
         return Extraction(
             reading=decided, llm_calls=1, stats=stats, model=said,
@@ -292,6 +304,9 @@ def combine(
     names: Mapping[str, AppRef] | None = None,
     mentioned: Callable[[AppRef], bool] = lambda a: True,
     inside: Callable[[str, AppRef], list[AppMatch | Unresolved]] = lambda w, a: [],
+    resembles_app: Callable[[str], bool] = lambda w: False,
+    context_words: frozenset[str] = frozenset(),
+    accounts_for: Callable[[str, AppRef], bool] = lambda w, a: False,
 ) -> tuple[SlotReading, str]:
     """Code's reading with the model's answers put in, every user word still accounted for.
 
@@ -318,26 +333,70 @@ def combine(
     ]
     others = sum(1 for x in said.apps if x == OTHER_APP_WORD)
     kws = tuple(said.keywords or ())
+    # A keyword the model made of a word one letter off an app's name ("노숀알림": 노션) is
+    # more likely the app misspelt than a topic: asked about, never a keyword of the rule.
+    doubtful = tuple(k for k in kws if k not in r.content and resembles_app(k))
+    kws = tuple(k for k in kws if k not in doubtful)
     if full:
-        distinct = [a for a in dict.fromkeys(named) if a is not None]
+        # Keywords code read cannot be cut ("'뉴스레터'" is not "뉴스"), and a word code read as
+        # context (a reason or remark clause) is no keyword ("거래 기다리는 중이라").
+        kws = tuple(dict.fromkeys(
+            next((c for c in r.content if k in c), k) for k in kws
+            if k in r.content or normalise(k) not in context_words
+        ))
+    overruled = False
+    if full and r.mute is not None and "intent" not in r.unsure and mute != r.mute:
+        # Code read the verb and was sure of it ("팀즈만 알림 오게 해줘", "슬랙 말고 팀즈만 꺼줘"),
+        # or read the exception words that turn it around ("X 말고 다 꺼": only X gets
+        # through): a model that says the opposite read the sentence without them. Over the
+        # project's sets code was right in every such disagreement (docs/decisions.md).
+        mute, overruled = r.mute, True
+    if full:
+        # An app the user kept out ("스포티파이는 냅둬") is never in the rule, whatever the model
+        # says: the exception word is a fact of the prompt.
+        distinct = [a for a in dict.fromkeys(named) if a is not None and a not in r.kept_out]
         taken = [a for a in distinct if mentioned(a)]
         others += len(distinct) - len(taken)
         apps = tuple(AppMatch(word=a.label, app=a, score=1.0, method="model") for a in taken)
         # Apps the table knows but the device lacks are a fact, not a reading: they stay, and
         # the answer asks about them whatever the model says.
-        unresolved = r.unresolved
+        unresolved = r.unresolved + tuple(Unresolved(word=k, known_as=None) for k in doubtful)
+        # A word code could not place that looks like an app's name ("스랙"), which no app of
+        # the model's answer accounts for: the model dropped a word the user wrote ("mute
+        # everything" for "스랙 꺼줘"), so the answer asks about it.
+        unresolved += tuple(
+            Unresolved(word=w, known_as=None) for w in r.unknown_words
+            if w not in kws and w not in doubtful and resembles_app(w)
+            and not any(accounts_for(w, a) for a in taken)
+        )
         # An app code read by the table that the model left out, its word not made a keyword
-        # either: the model's reading drops a word the user wrote, so the answer asks about it.
-        dropped = tuple(
-            Unresolved(word=m.word, known_as=m.app.label) for m in r.apps
-            if m.method in _TABLE_METHODS and m.app not in taken and m.word not in kws
+        # either: the model's reading drops a word the user wrote; code's reading accounts for
+        # it (the table names it exactly), so the app joins the rule (the model drops the last
+        # of three or more apps, and answers 기타 for a device's own app it never saw).
+        kept = tuple(
+            m for m in r.apps
+            if m.method in _READ_METHODS and m.app not in taken and m.word not in kws
             and not any(m.app == a for a in named)
         )
-        unresolved += tuple(u for u in dropped if u.word not in {x.word for x in unresolved})
+        kept = tuple(m for i, m in enumerate(kept) if m.app not in {k.app for k in kept[:i]})
+        others = max(0, others - len(kept))
+        # In the order the user named them (code's spans), the model's others after.
+        at: dict[str, int] = {}
+        for span in r.spans:
+            if span.kind == "app" and span.label is not None:
+                at.setdefault(span.label, span.start)
+        joined = sorted(
+            [*taken, *(m.app for m in kept)], key=lambda a: at.get(a.label, 1 << 30)
+        )
+        apps = tuple(
+            next((m for m in kept if m.app == a), None)
+            or AppMatch(word=a.label, app=a, score=1.0, method="model")
+            for a in joined
+        )
         if others and not unresolved:
             # Name what the user wrote: an app word of the prompt the model did not take, else
             # a word nobody placed.
-            words = [m.word for m in r.apps if m.app not in taken]
+            words = [m.word for m in r.apps if m.app not in taken and m not in kept]
             words += [w for w in r.unknown_words if w not in kws] or list(r.unknown_words)
             # A "기타" no word of the prompt accounts for (every word read, every app taken) is
             # no app the user named: nothing to ask about.
@@ -346,8 +405,11 @@ def combine(
             r, mute=mute, apps=apps, unresolved=unresolved, content=kws, unknown_words=(),
             unsure=frozenset(),
         )
-        clean = len(taken) == len(distinct) and not dropped
-        return reading, "model" if clean else "asked"
+        if reading.unresolved != r.unresolved:
+            return reading, "asked"
+        if kept or overruled or len(taken) < len(distinct):
+            return reading, "code-kept"
+        return reading, "model"
     have = {m.app for m in r.apps}
     said_apps = {a for a in named if a is not None}
     new_apps = [a for a in named if a is not None and a not in have]
@@ -355,6 +417,7 @@ def combine(
     unplaced = [w for w in r.unknown_words if w not in kws]
     placed = list(r.apps)
     asked = list(r.unresolved)
+    asked += [Unresolved(word=k, known_as=None) for k in doubtful if k not in unplaced]
     for word in unplaced:
         likely = plausible(word, installed)
         a = next((x for x in new_apps if x in likely), None)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from notillm_local import lexicon
 from notillm_local.contract.schemas import PendingAction
-from notillm_local.stages.slots import SlotReading
+from notillm_local.stages.reading import SlotReading
 from notillm_local.stages.turn import Turn
 
 
@@ -23,6 +23,7 @@ class TurnSignals:
     has_unknown_words: bool
     names_all: bool = False  # "모든 알림", "알림 다": every notification is the target
     original_has_time: bool = True  # the earlier command already named its time
+    adds_apps: bool = False  # "넷플도 추가해서", "카톡까지": apps joined to the earlier ones
 
 
     @classmethod
@@ -35,6 +36,7 @@ class TurnSignals:
             has_unknown_words=bool(s.unknown_words),
             names_all=turn.names_all,
             original_has_time=original.has_time,
+            adds_apps=bool(s.apps or s.unresolved) and adds_to(turn),
         )
 
 
@@ -63,7 +65,8 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
     ):
         # The question was "how long?" and this answers it ("…까지로 해줘" included).
         return PendingAction.CONTINUE
-    if lexicon.pattern("markers", "replace").search(text):
+    if lexicon.pattern("markers", "replace").search(text) or turn.adds_apps:
+        # A changed or a widened target ("넷플도 추가해서 3시간") changes the earlier command.
         return PendingAction.UPDATE
     if turn.has_time and turn.has_intent_cue and (turn.has_target or turn.names_all):
         # A whole command by itself: it stands alone rather than completing the old one.

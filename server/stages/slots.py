@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
 
 from notillm_local import lexicon
 from notillm_local.domain import AppMatch, AppRef
@@ -28,8 +27,10 @@ from notillm_local.stages.clauses import (
     blank_before,
     context_end,
     mute_cue,
+    remark_start,
     tails,
 )
+from notillm_local.stages.reading import ReadSpan, SlotReading, SpanKind
 from notillm_local.stages.spacing import Respacer
 from notillm_local.stages.words import (
     Word,
@@ -43,64 +44,13 @@ from notillm_local.stages.words import (
     words,
 )
 
+_COUNT = re.compile(r"[0-9]+|(?:[0-9]+|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*개")
 # "'시험' 들어간 거 빼고": an exception marker right after a keyword frame.
 _EXCEPT_AFTER_FRAME = re.compile(
     r"\s*(?:거|것|건|게|애들?|알림|메시지|메세지)?\s*(?:은|는|만|들)?\s*(?:빼고|빼구|말고|제외하고|외에)"
 )
 
 _QUOTE_CHARS = frozenset("'\"‘’“”「」『』`")
-
-SpanKind = Literal[
-    "app", "keyword", "intent", "exclusion", "all", "context", "filler", "question", "unread"
-]
-
-
-@dataclass(frozen=True)
-class ReadSpan:
-    """A stretch of the turn (offsets in the text as given) and what read it."""
-
-    start: int
-    end: int
-    kind: SpanKind
-    label: str | None = None
-
-
-@dataclass(frozen=True)
-class SlotReading:
-    """What code read from one turn; `unsure` names the slots it could not decide."""
-
-    mute: bool | None = None
-    apps: tuple[AppMatch, ...] = ()
-    unresolved: tuple[Unresolved, ...] = ()
-    content: tuple[str, ...] = ()
-    excluded: tuple[str, ...] = ()  # app words the user kept out ("X 빼고", "X는 놔두고")
-    unknown_words: tuple[str, ...] = ()  # neither app, keyword, filler nor context
-    time_residue: tuple[str, ...] = ()  # time-like words the time parser could not use
-    predicates: tuple[str, ...] = ()  # verbs that are not intent cues
-    devices: tuple[str, ...] = ()  # phone features that are not notifications ("와이파이")
-    activity: str | None = None
-    location: str | None = None
-    intent_cues: tuple[bool, bool] = (False, False)  # (mute cue seen, allow cue seen)
-    asks_about: bool = False  # a question or condition about notifications, not a request
-    contradicts: bool = False  # mutes and allows the same thing ("카톡 꺼주고 카톡만 받게")
-    unsure: frozenset[str] = frozenset()
-    spans: tuple[ReadSpan, ...] = ()
-
-    @property
-    def all(self) -> bool:
-        return not self.apps and not self.unresolved and not self.content
-
-    @property
-    def has_target(self) -> bool:
-        return bool(self.apps or self.unresolved or self.content)
-
-    def app_refs(self) -> list[AppRef]:
-        out: list[AppRef] = []
-        for m in self.apps:
-            if m.app not in out:
-                out.append(m.app)
-        return out
-
 
 @dataclass
 class _Draft:
@@ -125,6 +75,7 @@ class _Draft:
     cues: tuple[bool, bool] = (False, False)
     asks_about: bool = False
     contradicts: bool = False
+    all_but: bool = False
     unsure: set[str] = field(default_factory=set)
     spans: list[ReadSpan] = field(default_factory=list)
 
@@ -148,6 +99,9 @@ class _Draft:
             intent_cues=self.cues,
             asks_about=self.asks_about,
             contradicts=self.contradicts,
+            all_but=self.all_but,
+            kept_out=tuple(r.app for _, r in self.kept if isinstance(r, AppMatch))
+            if self.excluded else (),
             mute=None if self.contradicts else self.mute,
             unsure=frozenset(self.unsure - ({"intent"} if self.contradicts else set())),
             spans=tuple(sorted(self.spans, key=lambda s: (s.start, s.end))),
@@ -194,10 +148,12 @@ class RuleSlotReader:
         rest = self._read_frames(spaced.text, d)
         self._read_context(spaced.text, d)
         clause_end = context_end(rest)
+        remark_at = remark_start(rest)
         main = blank_before(rest, clause_end)
+        main = main[:remark_at] + " " * (len(main) - remark_at)
         d.asks_about = asks_about_notifications(original)
         self._read_intent(main, d)
-        self._read_targets(rest, clause_end, installed, d)
+        self._read_targets(rest, clause_end, installed, d, remark_at=remark_at)
         if (d.both_ways or (d.cues[0] and d.cues[1])) and _named_twice(main, d):
             # One rule cannot both silence and let through the same thing: say so, not guess.
             d.contradicts = True
@@ -296,13 +252,15 @@ class RuleSlotReader:
 
     # -- targets ----------------------------------------------------------------------------
     def _read_targets(
-        self, text: str, clause_end: int, installed: InstalledIndex, d: _Draft
+        self, text: str, clause_end: int, installed: InstalledIndex, d: _Draft,
+        *, remark_at: int | None = None,
     ) -> None:
         ws = words(text)
         found, leftovers = self._find_apps(ws, installed, d)
         excluded_at = self._exclusions(ws, found)
         predicate_at = _predicate_start(text, ws)
-        in_reason = [w.end <= clause_end for w in ws]
+        remark_at = len(text) if remark_at is None else remark_at
+        in_reason = [w.end <= clause_end or w.start >= remark_at for w in ws]
         main_has_target = any(not in_reason[i] for i, _ in found) or any(
             is_topic(strip_suffixes(ws[i].text)) and not in_reason[i] for i in leftovers
         )
@@ -425,7 +383,8 @@ class RuleSlotReader:
                 d.predicates.append(raw)
             d.mark(w.start, w.end, "intent" if (mute_cue().search(raw) or allow_cue_in(raw)) else "filler")
             return
-        if re.fullmatch(r"[0-9]+", key) or lexicon.pattern("filler", "emoticon").fullmatch(raw):
+        # A bare number or a count of the apps just named ("6개 다 꺼줘", "두개 다").
+        if _COUNT.fullmatch(key) or lexicon.pattern("filler", "emoticon").fullmatch(raw):
             d.mark(w.start, w.end, "filler")
             return
         devices = lexicon.words("markers", "non_notification_targets.words")
@@ -439,6 +398,9 @@ class RuleSlotReader:
             d.mark(w.start, w.end, "keyword", word)
             return
         res = self._mapper.resolve(word, installed)  # misspellings, embeddings
+        if res is None and word != raw and raw[len(word) :] in suffix_set():
+            # What looked like a particle may end the name: "아사나" is Asana, not "아사" + 나.
+            res = self._mapper.resolve(raw, installed)
         if isinstance(res, AppMatch):
             d.apps.append((i, res))
             d.mark(w.start, w.end, "app", res.app.label)
@@ -485,6 +447,7 @@ class RuleSlotReader:
             return
         if d.mute is not None:
             d.mute = not d.mute
+            d.all_but = True
         # Without a verb the model decides intent, trained on the same reading ("X 빼고" → 허용).
         d.apps = [(i, r) for i, r in d.kept if isinstance(r, AppMatch)]
         d.unresolved = [(i, r) for i, r in d.kept if isinstance(r, Unresolved)]
@@ -511,9 +474,14 @@ def _named_twice(text: str, d: _Draft) -> bool:
     if len(apps) != len(set(apps)):
         return True
     # "나머지는 다" is one phrase; "전부 켜놓고 전부 꺼줘" names everything twice.
-    starts = [m.start() for m in lexicon.pattern("markers", "all").finditer(text)]
-    if any(b - a > 6 for a, b in zip(starts, starts[1:], strict=False)):
+    # "나머지 앱 알림 다" too: only notification nouns stand between the two.
+    found = list(lexicon.pattern("markers", "all").finditer(text))
+    if any(
+        b.start() - a.start() > 6 and not _only_notification_nouns(text[a.end() : b.start()])
+        for a, b in zip(found, found[1:], strict=False)
+    ):
         return True
+    starts = [m.start() for m in found]
     # "모든 알림 다 끄고 모든 알림 다 켜줘": everything on both sides of the first verb.
     if not d.cue_spans:
         return False
@@ -573,6 +541,12 @@ def _after_app(ws: list[Word], idx: int, d: _Draft) -> bool:
     if head is None or any(ws[k].text for k in range(head + 1, prev + 1)) and prev not in app_at:
         return False
     return not ws[prev].text.endswith(("에서", "의", "에서온", "에서오는", "에서의"))
+
+
+def _only_notification_nouns(text: str) -> bool:
+    """Whether `text` holds nothing but words like 앱, 알림, 어플 (with their particles)."""
+    parts = [w.text for w in words(text) if w.text]
+    return bool(parts) and all(_is_notification_noun(p) or is_filler(p) for p in parts)
 
 
 def _is_notification_noun(raw: str) -> bool:

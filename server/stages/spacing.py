@@ -60,6 +60,19 @@ class _Piece:
     kind: int  # one of the kinds above (content = an app or a noun)
 
 
+def _spelt_forms(pattern: str) -> set[str]:
+    """The words a simple marker pattern spells: optional letters ("말고는?") both ways and
+    optional spaces ("살려\\s*두고") left out."""
+    forms = {""}
+    text = pattern.replace("\\s*", "")
+    for i, ch in enumerate(text):
+        if ch == "?":
+            continue
+        optional = i + 1 < len(text) and text[i + 1] == "?"
+        forms = {f + ch for f in forms} | (forms if optional else set())
+    return {f for f in forms if f and re.fullmatch(pattern, f)}
+
+
 @cache
 def _lexicon_words() -> tuple[frozenset[str], frozenset[str]]:
     """(nouns and fillers, particles): the non-app pieces, normalised."""
@@ -69,14 +82,25 @@ def _lexicon_words() -> tuple[frozenset[str], frozenset[str]]:
         nouns |= lexicon.words(name) | set(lexicon.raw_words(name))
     nouns |= {lexicon.normalise(w) for w in lexicon.raw_words("context", "context_word")}
     nouns |= {lexicon.normalise(w) for w in lexicon.raw_words("reading", "frame_words")}
-    for word in ("빼고", "빼구", "빼면", "말고", "제외하고", "놔두고", "냅두고", "남기고", "대신",
-                 "외에는", "알림"):
+    for word in ("말고", "대신", "알림"):
         nouns.add(word)
+    # Every written form of the exception and keep markers is one piece: "살려두고" is not the
+    # allow verb "살려" plus "두고".
+    for section in ("except", "keep"):
+        for form in lexicon.raw_words("markers", section):
+            nouns |= _spelt_forms(form)
     # One-syllable words are kept only where they stand alone in chat ("알림다꺼줘"): most of
     # them ("온", "이", "저") are far more often a piece of a longer word we do not know.
     nouns = {w for w in nouns if len(w) > 1} | set(_STANDALONE_SYLLABLES)
-    particles = frozenset(lexicon.raw_words("particles", "suffixes"))
-    return frozenset(nouns), particles
+    particles = set(lexicon.raw_words("particles", "suffixes"))
+    # Clause endings close the word they end, like a particle ("공부해야돼서알림다꺼줘" →
+    # "공부해야돼서 알림 다 꺼줘", "운전중이라티맵만" → "운전중이라 티맵만"): the reader then sees
+    # the reason clause.
+    particles |= {
+        e for e in lexicon.raw_words("context", "reason_end.endings")
+        if len(e) >= 2 and _HANGUL_RUN.fullmatch(e)
+    }
+    return frozenset(nouns), frozenset(particles)
 
 
 class Respacer:

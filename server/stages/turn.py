@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from notillm_local import lexicon
 from notillm_local.contract.validate import RuleDraft, TimeStatus
-from notillm_local.stages.slots import SlotReading
+from notillm_local.stages.reading import SlotReading
 from notillm_local.stages.timeparse import TimeOutcome, TimeResult
 
 _TIME_STATUS = {

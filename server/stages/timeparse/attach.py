@@ -8,6 +8,7 @@ day, "15일 오후 3시" makes "15일" a day of the month, "19일 화요일" che
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -201,6 +202,31 @@ def _drop_past(text: str, tokens: list[_Token]) -> list[_Token]:
     ):
         raise _Fail(TimeOutcome.INVALID_TIME, "a time in the past")
     return [t for t in tokens if t.kind != "past"]
+
+
+# A clock time said as a statement ("새벽 2시 반인데", "벌써 11시네"): the copula after it.
+_REMARK_AFTER = re.compile(
+    r"\s*(?:인데|이니까|이니|이라서|이라|이네|이야|이잖아|였는데|이었는데|였네|임(?![가-힣]))"
+)
+
+
+def _drop_remarks(text: str, tokens: list[_Token]) -> list[_Token]:
+    """A clock time that is said about now, not as the rule's time ("새벽 2시 반인데 잠이 안 와,
+    9시까지 꺼줘"): the time glued to 인데/이니까/이네 and the day part or day right before it."""
+    dropped: set[int] = set()
+    for i, tok in enumerate(tokens):
+        if tok.kind != "clock" or tok.role is not _Role.AT or tok.mark:
+            continue
+        if not _REMARK_AFTER.match(text, tok.end):
+            continue
+        dropped.add(i)
+        j = i - 1
+        while j >= 0 and tokens[j].role is _Role.AT and not tokens[j].mark and _adjacent(
+            text, tokens[j], tokens[j + 1]
+        ):
+            dropped.add(j)
+            j -= 1
+    return [t for i, t in enumerate(tokens) if i not in dropped] if dropped else tokens
 
 
 def _dates_a_time(text: str, tokens: list[_Token], i: int) -> bool:

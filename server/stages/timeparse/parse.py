@@ -18,6 +18,7 @@ from notillm_local.stages.timeparse.attach import (
     _bind_hrange_dayparts,
     _drop_end_weekdays,
     _drop_past,
+    _drop_remarks,
     _is_recurring,
 )
 from notillm_local.stages.timeparse.lex import _lex, _scan_text
@@ -106,7 +107,7 @@ def parse_time(text: str, now: datetime) -> TimeResult:
     try:
         if any(t.kind == "bad" for t in tokens):
             raise _Fail(TimeOutcome.INVALID_TIME, "not a clock time")
-        tokens = _drop_past(scan, tokens)
+        tokens = _drop_remarks(scan, _drop_past(scan, tokens))
         if not tokens and not unread:
             return TimeResult(TimeOutcome.NO_TIME, None, None, spans, "only a past day named")
         if unread:

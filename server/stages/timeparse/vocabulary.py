@@ -111,7 +111,7 @@ _PERIOD_FOLLOW = r"(?=$|[^가-힣]|까지|부터|에|엔|내내|동안|중|만|�
 _HOUR_RE = rf"(?:\d{{1,2}}|{_NATIVE_RE})"
 _MIN_RE = rf"(?:\d{{1,2}}|{_SINO_MULTI_RE}|{_SINO_ONE_RE})"
 # Only a marker, a particle or a boundary may follow 시 ("한시적으로", "시작" are no times).
-_CLOCK_FOLLOW = r"(?=$|[^가-힣]|[까부에반정쯤경께전이지후만사넘])"
+_CLOCK_FOLLOW = r"(?=$|[^가-힣]|[까부에반정쯤경께전이인임지후만사넘])"
 _ORD_RE = r"(?:첫\s*째|둘\s*째|셋\s*째|넷\s*째|다섯\s*째|(?:첫|두|세|네|다섯)\s*번\s*째|마지막)"
 _ORDINAL = {"첫째": 1, "둘째": 2, "셋째": 3, "넷째": 4, "다섯째": 5, "마지막": -1}
 _ORDINAL.update({"첫번째": 1, "두번째": 2, "세번째": 3, "네번째": 4, "다섯번째": 5})
