@@ -200,6 +200,10 @@ def test_model_mode_code_overrules_what_it_read_exactly(table_mapper, default_in
     out, how = run("스랙 꺼줘", ModelAnswer(intent="끄기", apps=(), keywords=()),
                    resembles_app=resembles)
     assert [u.word for u in out.unresolved] == ["스랙"] and how == "asked"
+    # So is one the embeddings clearly take for an installed app ("부킹닷컴" on a travel device).
+    out, how = run("부킹닷컴 아고다 꺼줘", ModelAnswer(intent="끄기", apps=(), keywords=()),
+                   plausible=lambda w, i: [AppRef("Booking.com", "com.booking")] if w == "부킹닷컴" else [])
+    assert "부킹닷컴" in [u.word for u in out.unresolved] and how == "asked"
     # ... unless the model's app accounts for it.
     out, how = run("스랙 꺼줘", ModelAnswer(intent="끄기", apps=("Slack",), keywords=()),
                    resembles_app=resembles, mentioned=lambda a: True,

@@ -275,3 +275,18 @@ def test_a_purpose_clause_is_context(reader, default_index, text: str, apps) -> 
 def test_the_commands_own_ge_verb_is_no_purpose_clause(reader, default_index, text: str) -> None:
     r = reader.read(text, default_index)
     assert r.mute is True and r.unknown_words == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "mute", "apps"),
+    [
+        # Misspelt apps before the exception word are kept out too (natural_f: Slack and Teams
+        # were muted — a wrong rule).
+        ("쓸랙 팀쯔 빼고 다 막아주쇼", False, ["Slack", "Microsoft Teams"]),
+        ("애기재우는중이야1시간동안전화빼곤다조용하게", False, ["전화"]),
+        ("카톡은 그대로 두고 페북 인스타만 차단", True, ["Facebook", "Instagram"]),
+    ],
+)
+def test_exception_words_as_people_type_them(reader, default_index, text: str, mute: bool, apps) -> None:
+    r = reader.read(text.replace("1시간동안", ""), default_index)
+    assert r.mute is mute and labels(r) == apps and r.unknown_words == ()

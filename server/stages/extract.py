@@ -361,12 +361,14 @@ def combine(
         # Apps the table knows but the device lacks are a fact, not a reading: they stay, and
         # the answer asks about them whatever the model says.
         unresolved = r.unresolved + tuple(Unresolved(word=k, known_as=None) for k in doubtful)
-        # A word code could not place that looks like an app's name ("스랙"), which no app of
+        # A word code could not place that looks like an app's name ("스랙") or that the
+        # embeddings clearly take for an installed app ("부킹닷컴": Booking.com), which no app of
         # the model's answer accounts for: the model dropped a word the user wrote ("mute
         # everything" for "스랙 꺼줘"), so the answer asks about it.
         unresolved += tuple(
             Unresolved(word=w, known_as=None) for w in r.unknown_words
-            if w not in kws and w not in doubtful and resembles_app(w)
+            if w not in kws and w not in doubtful
+            and (resembles_app(w) or plausible(w, installed))
             and not any(accounts_for(w, a) for a in taken)
         )
         # An app code read by the table that the model left out, its word not made a keyword

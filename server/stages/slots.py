@@ -283,7 +283,28 @@ class RuleSlotReader:
         self._drop_generic_app_words(d)
         for i in leftovers:
             self._place_leftover(ws, i, in_reason[i], i >= predicate_at, installed, d)
+        self._exclude_misspelt(ws, found, excluded_at, d)
         self._apply_exclusions(d)
+
+    def _exclude_misspelt(
+        self, ws: list[Word], found: list[tuple[int, AppMatch | Unresolved]],
+        excluded_at: set[int], d: _Draft,
+    ) -> None:
+        """Apps read only among the leftovers (misspelt: "쓸랙 팀쯔 빼고 다 꺼") before an exception
+        word are kept out too, like the table's names before it."""
+        every: list[tuple[int, AppMatch | Unresolved]] = [*d.apps, *d.unresolved]
+        placed = [(i, r) for i, r in every if (i, r) not in found]
+        if not placed:
+            return
+        now_out = self._exclusions(ws, [*found, *placed]) - excluded_at
+        for i, res in placed:
+            if i not in now_out:
+                continue
+            d.apps = [(j, m) for j, m in d.apps if j != i]
+            d.unresolved = [(j, u) for j, u in d.unresolved if j != i]
+            d.excluded.append(ws[i].text)
+            d.kept.append((i, res))
+            d.mark(ws[i].start, ws[i].end, "exclusion", _label_of(res))
 
     def _find_apps(
         self, ws: list[Word], installed: InstalledIndex, d: _Draft
@@ -331,7 +352,12 @@ class RuleSlotReader:
                 marker.fullmatch(w.text[len(f) :]) or keep.fullmatch(w.text[len(f) :])
                 for f in forms[1:]
             )
-            own = i not in app_at and (marker.match(w.text) or keep.match(w.text))
+            nxt = ws[i + 1].text if i + 1 < len(ws) else ""
+            own = i not in app_at and bool(
+                marker.match(w.text) or keep.match(w.text)
+                # a keep marker of two words ("그대로 두고")
+                or (nxt and keep.fullmatch(w.text + nxt))
+            )
             if not (glued or own):
                 continue
             k = i if glued else i - 1
