@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import re
 import time
-import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -41,7 +40,7 @@ from notillm_local.errors import (
     Overloaded,
 )
 from notillm_local.stages import pending
-from notillm_local.stages.apps import InstalledIndex
+from notillm_local.stages.apps import InstalledIndex, jamo_distance
 from notillm_local.stages.extract import SlotExtractor
 from notillm_local.stages.timeparse import TimeResult, TimeSpan, parse_time
 from notillm_local.stages.trace import spans_of
@@ -427,14 +426,10 @@ def _fix_time_typos(text: str) -> str:
 
 def _misspelt_at(text: str, word: str) -> list[int]:
     """Where `text` holds `word` misspelt by one letter (jamo), same length, no space inside."""
-    from rapidfuzz.distance import Levenshtein
-
     n = len(word)
-    target = unicodedata.normalize("NFD", word)
     return [
         at for at in range(len(text) - n + 1)
-        if " " not in text[at : at + n] and text[at : at + n] != word
-        and Levenshtein.distance(unicodedata.normalize("NFD", text[at : at + n]), target) == 1
+        if " " not in text[at : at + n] and jamo_distance(text[at : at + n], word) == 1
     ]
 
 

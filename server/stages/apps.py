@@ -56,6 +56,13 @@ def _jamo(word: str) -> str:
     return unicodedata.normalize("NFD", word)
 
 
+def jamo_distance(a: str, b: str) -> int:
+    """Edit distance between two words letter by letter (jamo): "스랙" is 1 from "슬랙"."""
+    from rapidfuzz.distance import Levenshtein
+
+    return int(Levenshtein.distance(_jamo(a), _jamo(b)))
+
+
 @dataclass(frozen=True)
 class AliasTable:
     """Alias words per app label, plus apps users name that the catalog may lack."""
@@ -326,12 +333,8 @@ class AppMapper:
 
     def resembles_name_of(self, word: str, app: AppRef, installed: InstalledIndex) -> bool:
         """Whether `word` is one of `app`'s names or one jamo off one ("스랙" for Slack)."""
-        from rapidfuzz.distance import Levenshtein
-
-        key = _jamo(normalise(word))
-        return any(
-            Levenshtein.distance(key, _jamo(name)) <= 1 for name in self.names_of(app, installed)
-        )
+        key = normalise(word)
+        return any(jamo_distance(key, name) <= 1 for name in self.names_of(app, installed))
 
     def names_of(self, app: AppRef, installed: InstalledIndex) -> frozenset[str]:
         """Every word (normalised) that names the installed `app`: its label, the table's words

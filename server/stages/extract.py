@@ -28,11 +28,9 @@ logger = logging.getLogger(__name__)
 
 MUTE_WORD, ALLOW_WORD = "끄기", "허용"
 NONE_WORD, OTHER_APP_WORD = "없음", "기타"
-# How code found an app when it is sure of it: the label or the alias table, no guess.
-_TABLE_METHODS = frozenset({"exact", "alias"})
-# Code's app readings a model's omission does not overrule: the table's names and their
-# misspellings one jamo off a single app (no embedding guess).
-_READ_METHODS = _TABLE_METHODS | {"fuzzy"}
+# How code found an app when it is sure of it, so a model's omission does not overrule it: the
+# label, the alias table, or a misspelling one jamo off a single app's name (no embedding guess).
+_READ_METHODS = frozenset({"exact", "alias", "fuzzy"})
 
 # Worked cases for the base model. Kept short: every token here is paid once per process.
 FEW_SHOT = """다음은 휴대폰 알림 명령을 분석한 기록이다. 의도는 끄기(알림을 막음) 또는 허용(그 알림만 받음)이다.

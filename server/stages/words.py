@@ -133,9 +133,6 @@ def is_verb(raw: str) -> bool:
     )
 
 
-_NEGATED_GE = ("않게", "못하게", "없게", "말게", "안되게", "안 되게")
-
-
 def ends_reason_clause(raw: str) -> bool:
     """Whether a word closes a reason or context clause ("마감이라", "들어가야돼서", "그런데")."""
     if normalise(raw) in lexicon.words("context", "reason_end.words"):
@@ -143,10 +140,11 @@ def ends_reason_clause(raw: str) -> bool:
     if lexicon.pattern("context", "reason_end.endings", anchored="$").search(raw):
         return True
     # A purpose clause ("공부 좀 하게", "카운트다운 보게"): ~게 on a verb that is no intent cue
-    # ("받게", "울리게", "조용하게" are the command's own verbs).
+    # ("받게", "울리게", "조용하게" are the command's own verbs, "오지 않게" one negated).
+    ending = lexicon.raw_words("context", "purpose_end.ending")[0]
     return (
-        raw.endswith("게") and len(raw) >= 2
-        and not raw.endswith(_NEGATED_GE)  # "오지 않게": the command's verb, negated
+        raw.endswith(ending) and len(raw) > len(ending)
+        and not raw.endswith(lexicon.raw_words("context", "purpose_end.not_after"))
         and not lexicon.pattern("intent", "mute").search(raw)
         and not lexicon.pattern("intent", "allow").search(raw)
     )

@@ -8,13 +8,12 @@ day, "15일 오후 3시" makes "15일" a day of the month, "19일 화요일" che
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from notillm_local.stages.timeparse.model import _Clock, _DayRef, _Role, _Token
 from notillm_local.stages.timeparse.results import TimeOutcome, _Fail
-from notillm_local.stages.timeparse.vocabulary import _END_MARKS
+from notillm_local.stages.timeparse.vocabulary import _END_MARKS, _REMARK_AFTER
 
 
 def _gap_is_blank(text: str, a: int, b: int) -> bool:
@@ -202,12 +201,6 @@ def _drop_past(text: str, tokens: list[_Token]) -> list[_Token]:
     ):
         raise _Fail(TimeOutcome.INVALID_TIME, "a time in the past")
     return [t for t in tokens if t.kind != "past"]
-
-
-# A clock time said as a statement ("새벽 2시 반인데", "벌써 11시네"): the copula after it.
-_REMARK_AFTER = re.compile(
-    r"\s*(?:인데|이니까|이니|이라서|이라|이네|이야|이잖아|였는데|이었는데|였네|임(?![가-힣]))"
-)
 
 
 def _drop_remarks(text: str, tokens: list[_Token]) -> list[_Token]:

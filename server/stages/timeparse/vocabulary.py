@@ -140,6 +140,10 @@ _DUR_NEXT = re.compile(
     # Glued text puts anything after 반 ("1시간반받지마"); only words that start with 반 stop it.
     r"(?!대|복|말|찬|응|드시|갑|값|짝|려|도|지|영|환|품|납|장|사|성|발|박|면|칙|년|나절))"
 )
+# A clock time said as a statement ("새벽 2시 반인데", "벌써 11시네"): the copula after it.
+_REMARK_AFTER = re.compile(
+    r"\s*(?:인데|이니까|이니|이라서|이라|이네|이야|이잖아|였는데|이었는데|였네|임(?![가-힣]))"
+)
 _FILLER = re.compile(
     r"\s*(?:정각|정도|가량|쯤)|(?:경|께)(?=$|[^가-힣]|까|부|에|동|만)|여(?=$|[^가-힣]|동|간)"
 )
