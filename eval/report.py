@@ -87,7 +87,8 @@ def render_eval_md(rep: dict[str, Any]) -> str:
         "",
         "code: no model call; filled: the model decided only what code could not; agree: both "
         "read a slot alike; code-kept: they disagreed and code's reading stood; asked: a word "
-        "nobody could place (app_unresolved); model: model mode.",
+        "nobody could place (app_unresolved); ignored: the model left out a word that stands "
+        "where no target does; model: model mode.",
         "",
         "| case | n | rule | route |",
         "|---|---|---|---|",

@@ -306,6 +306,11 @@ class Pipeline:
             # the time spans are the new turn's, so its time words would become keywords).
             merged = pending.merge(first, self._with_model(turn, installed, run))
         else:
+            if "target" in turn.slots.unsure:
+                # Words of the new turn code could not place ("아니 반대로 디코만 받게"): the model
+                # reads them in the turn's own sentence, as it would a fresh command.
+                own = replace(turn.slots, unsure=frozenset({"target"}))
+                turn = self._with_model(replace(turn, slots=own), installed, run)
             merged = self._with_model(pending.merge(first, turn), installed, run)
         return self._rule(replace(merged, llm_calls=merged.llm_calls + calls), now, pend, action,
                           run)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -19,6 +20,7 @@ from pathlib import Path
 from notillm_local import lexicon, resources
 from notillm_local.domain import AppMatch, AppRef, AppWordMatcher
 from notillm_local.lexicon import normalise
+from notillm_local.stages.sound import sounds_alike
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +65,13 @@ def jamo_distance(a: str, b: str) -> int:
     return int(Levenshtein.distance(_jamo(a), _jamo(b)))
 
 
+def _near_in_jamo(a: str, b: str) -> bool:
+    """One jamo apart, or a quarter of the longer word's jamo at most ("링크딘" for 링크드인, a
+    syllable said short; "네이트온" is five jamo from 네이버's six: another name)."""
+    d = jamo_distance(a, b)
+    return d <= max(1, len(_jamo(max(a, b, key=len))) // 4)
+
+
 @dataclass(frozen=True)
 class AliasTable:
     """Alias words per app label, plus apps users name that the catalog may lack."""
@@ -70,6 +79,9 @@ class AliasTable:
     aliases: dict[str, tuple[str, ...]]
     known_elsewhere: dict[str, tuple[str, ...]]
     default_packages: dict[str, str] = field(default_factory=dict)
+    # Android packages of apps the default catalog lacks: a device may show one under a label
+    # in any script ("微信" for WeChat), and the package finds it.
+    known_packages: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path, default_catalog: Sequence[AppRef] = ()) -> AliasTable:
@@ -78,6 +90,7 @@ class AliasTable:
             aliases={k: tuple(v) for k, v in raw["aliases"].items()},
             known_elsewhere={k: tuple(v) for k, v in raw.get("known_elsewhere", {}).items()},
             default_packages={a.label: a.package for a in default_catalog},
+            known_packages={k: tuple(v) for k, v in raw.get("known_packages", {}).items()},
         )
 
     @cached_property
@@ -270,7 +283,8 @@ class AppMapper:
         """The installed app the table's `label` stands for, under whatever name the device shows.
 
         By the label itself, by the default catalog's package (an English UI shows "KakaoTalk"
-        for com.kakao.talk), or by any of the app's own words used as the device's label (a
+        for com.kakao.talk) or the table's known package of an app the catalog lacks ("微信" for
+        com.tencent.mm), or by any of the app's own words used as the device's label (a
         device that shows WhatsApp as "왓츠앱", Jira as "Jira" for the table's "지라").
         """
         app = installed.by_norm_label.get(normalise(label))
@@ -279,6 +293,9 @@ class AppMapper:
         pkg = self._table.default_packages.get(label)
         if pkg and pkg in installed.by_package:
             return installed.by_package[pkg]
+        for pkg in self._table.known_packages.get(label, ()):
+            if pkg in installed.by_package:
+                return installed.by_package[pkg]
         words = self._table.words_of(label)
         for word in words:
             app = installed.by_norm_label.get(word)
@@ -336,6 +353,21 @@ class AppMapper:
         key = normalise(word)
         return any(jamo_distance(key, name) <= 1 for name in self.names_of(app, installed))
 
+    def sibling_of(self, word: str, app: AppRef, installed: InstalledIndex) -> bool:
+        """Whether `word` is another app of the same family as `app` rather than `app` itself:
+        it opens like one of `app`'s names ("네이트온" and 네이버) but is more than a typo of it
+        and neither holds the other."""
+        key = normalise(word)
+        names = [n for n in self.names_of(app, installed) if len(n) >= 2]
+        for found in self.apps_inside(word, installed):
+            # Other apps glued on ("쿠팡잇츠배민": 배민) are not part of the comparison.
+            inner = normalise(found.word)
+            if not any(inner in n for n in names):
+                key = key.replace(inner, "")
+        if any(n in key or key in n or _near_in_jamo(key, n) for n in names):
+            return False
+        return any(len(os.path.commonprefix([key, n])) >= 2 for n in names)
+
     def names_of(self, app: AppRef, installed: InstalledIndex) -> frozenset[str]:
         """Every word (normalised) that names the installed `app`: its label, the table's words
         for that label, and those for any name the table gives it on this device."""
@@ -381,12 +413,29 @@ class AppMapper:
                 return AppMatch(word=word, app=found.app, score=found.score, method="fuzzy")
             if found is not None:
                 return Unresolved(word=word, known_as=found.known_as)
+        heard = self.sounds_like(word, installed)
+        if heard is not None:
+            return AppMatch(word=word, app=heard, score=1.0, method="sound")
         if self._embedder is not None and len(normalise(word)) >= 2:
             match = self._embedder.match(word, installed.apps)
             if match is not None:
                 logger.debug("embedding match -> %s (%.3f)", match.app.label, match.score)
                 return match
         return None
+
+    def sounds_like(self, word: str, installed: InstalledIndex) -> AppRef | None:
+        """The one installed app whose label, in the other script, sounds like `word` ("부킹닷컴"
+        for Booking.com, "핏빗" for Fitbit): for device apps the table has no words for. Apps
+        the table knows are left to the table and its misspellings, and two apps that both
+        sound like the word are neither."""
+        known = set(self.answer_names(installed).values())
+        found = {
+            a for a in installed.apps
+            if a not in known and not self._table.words_of(a.label)
+            and normalise(a.label) not in self._table.word_to_label
+            and sounds_alike(word, a.label)
+        }
+        return next(iter(found)) if len(found) == 1 else None
 
     def plausible(self, word: str, installed: InstalledIndex) -> list[AppRef]:
         """The installed app a word could name, by embedding likeness: a check on the model.

@@ -83,7 +83,12 @@ def remark_start(text: str) -> int:
     if not tail:
         return len(text)
     last = tail[-1].text.strip(_TRAILING_MARKS)
-    if not lexicon.pattern("context", "remark_end.endings", anchored="$").search(last):
+    before = tail[-2].text if len(tail) > 1 else ""
+    if not (
+        lexicon.pattern("context", "remark_end.endings", anchored="$").search(last)
+        # "…꺼줘 지름신 오기 전에", "…꺼줘 운동하는 동안": a clause of its own after the command
+        or lexicon.pattern("context", "reason_end.while").search(f"{before} {last}")
+    ):
         return len(text)
     return max(cues) + tail[0].start
 
@@ -110,9 +115,13 @@ def _reason_clause_end(text: str) -> int:
     if verb_at is None:
         verb_at = len(text)
     end = 0
+    prev = ""
     for w in words(text[:verb_at]):
         if ends_reason_clause(w.text) and not _is_only_app(w.text):
             end = w.end
+        elif lexicon.pattern("context", "reason_end.while").search(f"{prev} {w.text}"):
+            end = w.end  # "달리기하는 동안": a while-clause the time parser has no length for
+        prev = w.text or prev
     return end
 
 

@@ -29,8 +29,9 @@ logger = logging.getLogger(__name__)
 MUTE_WORD, ALLOW_WORD = "끄기", "허용"
 NONE_WORD, OTHER_APP_WORD = "없음", "기타"
 # How code found an app when it is sure of it, so a model's omission does not overrule it: the
-# label, the alias table, or a misspelling one jamo off a single app's name (no embedding guess).
-_READ_METHODS = frozenset({"exact", "alias", "fuzzy"})
+# label, the alias table, a misspelling one jamo off a single app's name, or the one device app
+# whose label in the other script sounds like the word (no embedding guess).
+_READ_METHODS = frozenset({"exact", "alias", "fuzzy", "sound"})
 
 # Worked cases for the base model. Kept short: every token here is paid once per process.
 FEW_SHOT = """다음은 휴대폰 알림 명령을 분석한 기록이다. 의도는 끄기(알림을 막음) 또는 허용(그 알림만 받음)이다.
@@ -90,7 +91,8 @@ class Extraction:
     decided_by_model: frozenset[str] = frozenset()
     # How code and model related (docs/decisions.md, "Code and model"): "model" (model mode),
     # "filled" (the model decided only what code could not), "agree", "code-kept" (they
-    # disagreed on a slot code had read; code's reading stands), "asked" (a word nobody placed).
+    # disagreed on a slot code had read; code's reading stands), "asked" (a word nobody placed),
+    # "ignored" (the model left out a word that stands where no target does).
     agreement: str = "code"
 
 
@@ -146,10 +148,18 @@ class SlotExtractor:
         these is no reading of the prompt (it names 카카오페이지 for "카카오톸")."""
         if any(m.app == app for m in r.apps):
             return True
-        key = normalise(prompt)
+        # A name inside words code read as context or filler is no mention: code had read
+        # apps first ("운동 가기 전에 설정해두려고!": the purpose clause names no 설정 app).
+        key = normalise(blank_spans(prompt, [(s.start, s.end) for s in r.spans
+                                             if s.kind in ("context", "filler")]))
         if any(len(w) >= 2 and w in key for w in self._reader.mapper.names_of(app, installed)):
             return True
-        return any(app in self._reader.plausible_apps(w, installed) for w in r.unknown_words)
+        mapper = self._reader.mapper
+        return any(
+            app in self._reader.plausible_apps(w, installed)
+            and not mapper.sibling_of(w, app, installed)
+            for w in r.unknown_words
+        )
 
     def other_apps_inside(
         self, word: str, app: AppRef, installed: InstalledIndex
@@ -207,6 +217,7 @@ class SlotExtractor:
             accounts_for=lambda word, app: self._reader.mapper.resembles_name_of(
                 word, app, installed
             ) or app in self._reader.plausible_apps(word, installed),
+            sibling=lambda word, app: self._reader.mapper.sibling_of(word, app, installed),
         )
         return Extraction(
             reading=decided, llm_calls=1, stats=stats, model=said,
@@ -305,6 +316,7 @@ def combine(
     resembles_app: Callable[[str], bool] = lambda w: False,
     context_words: frozenset[str] = frozenset(),
     accounts_for: Callable[[str, AppRef], bool] = lambda w, a: False,
+    sibling: Callable[[str, AppRef], bool] = lambda w, a: False,
 ) -> tuple[SlotReading, str]:
     """Code's reading with the model's answers put in, every user word still accounted for.
 
@@ -362,12 +374,19 @@ def combine(
         # A word code could not place that looks like an app's name ("스랙") or that the
         # embeddings clearly take for an installed app ("부킹닷컴": Booking.com), which no app of
         # the model's answer accounts for: the model dropped a word the user wrote ("mute
-        # everything" for "스랙 꺼줘"), so the answer asks about it.
+        # everything" for "스랙 꺼줘"), so the answer asks about it. The embeddings alone do not
+        # make an app of a word standing where no target does ("멕시코시티 출장중").
         unresolved += tuple(
             Unresolved(word=w, known_as=None) for w in r.unknown_words
             if w not in kws and w not in doubtful
-            and (resembles_app(w) or plausible(w, installed))
+            and (resembles_app(w) or w not in r.loose_words and plausible(w, installed))
             and not any(accounts_for(w, a) for a in taken)
+        )
+        # A run code could not split that holds an exception word ("…전화빼고다"): code cannot
+        # tell which way the verb goes, and a model that reads past 빼고 mutes the kept app.
+        unresolved += tuple(
+            Unresolved(word=w, known_as=None) for w in r.marked_words
+            if all(u.word != w for u in unresolved)
         )
         # An app code read by the table that the model left out, its word not made a keyword
         # either: the model's reading drops a word the user wrote; code's reading accounts for
@@ -403,6 +422,7 @@ def combine(
             unresolved = tuple(Unresolved(word=w, known_as=None) for w in words[:others])
         reading = replace(
             r, mute=mute, apps=apps, unresolved=unresolved, content=kws, unknown_words=(),
+            loose_words=(),
             unsure=frozenset(),
         )
         if reading.unresolved != r.unresolved:
@@ -417,9 +437,12 @@ def combine(
     unplaced = [w for w in r.unknown_words if w not in kws]
     placed = list(r.apps)
     asked = list(r.unresolved)
+    ignored: list[str] = []
+    no_other_app = OTHER_APP_WORD not in (said.apps or ())
     asked += [Unresolved(word=k, known_as=None) for k in doubtful if k not in unplaced]
     for word in unplaced:
-        likely = plausible(word, installed)
+        # An app of the same family is not the word's app ("네이트온" is no 네이버).
+        likely = [x for x in plausible(word, installed) if not sibling(word, x)]
         a = next((x for x in new_apps if x in likely), None)
         if a is not None:
             new_apps.remove(a)
@@ -432,12 +455,24 @@ def combine(
                     asked.append(extra)
                 elif all(m.app != extra.app for m in placed):
                     placed.append(extra)
+        elif word in r.loose_words and no_other_app and not resembles_app(word):
+            # A word standing where no target does ("반대로", "이스탄불이야", "왜케"), which the
+            # model, asked about it, made neither app nor keyword: the model read it as no part
+            # of the rule. (One that looks like an app's name is still asked about.)
+            ignored.append(word)
         else:
             # "기타" (an app the device lacks) or nothing the model could say: either way a
             # word the user said names something we cannot find, so the answer asks.
             asked.append(Unresolved(word=word, known_as=None))
+    if ignored and not (placed or asked or content) and not r.says_all:
+        # Left without its words the rule would silence everything, and the user never said
+        # "all" (다, 전부, 모든): the word may have been the target after all, so ask.
+        asked += [Unresolved(word=w, known_as=None) for w in ignored]
+        ignored = []
     if len(asked) > len(r.unresolved):
         agreement = "asked"
+    elif ignored:
+        agreement = "ignored"
     elif new_apps or (have and said_apps and not have <= said_apps):
         agreement = "code-kept"
     elif r.unknown_words or "intent" in r.unsure:
@@ -446,7 +481,7 @@ def combine(
         agreement = "agree"
     reading = replace(
         r, mute=mute, apps=tuple(placed), unresolved=tuple(asked), content=content,
-        unknown_words=(), unsure=frozenset(),
+        unknown_words=(), loose_words=(), unsure=frozenset(),
     )
     return reading, agreement
 

@@ -142,6 +142,7 @@ def merge(first: Turn, turn: Turn) -> Turn:
         location=b.location or a.location,
         intent_cues=(a.intent_cues[0] or b.intent_cues[0], a.intent_cues[1] or b.intent_cues[1]),
         unknown_words=b.unknown_words if b_names or b.unknown_words else a.unknown_words,
+        loose_words=b.loose_words if b_names or b.unknown_words else a.loose_words,
         time_residue=b.time_residue or a.time_residue,
         spans=b.spans,
     )

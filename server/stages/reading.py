@@ -37,6 +37,12 @@ class SlotReading:
     content: tuple[str, ...] = ()
     excluded: tuple[str, ...] = ()  # app words the user kept out ("X 빼고", "X는 놔두고")
     unknown_words: tuple[str, ...] = ()  # neither app, keyword, filler nor context
+    # The unknown words that stand where no target does (an ending of their own, apart from
+    # apps and 알림): the model, once asked, may leave them out of the rule.
+    loose_words: tuple[str, ...] = ()
+    # Unknown words glued to an exception word ("…전화빼고"): which way the verb goes is unread.
+    marked_words: tuple[str, ...] = ()
+    says_all: bool = False  # the command says "all" (다, 전부, 모든 알림)
     time_residue: tuple[str, ...] = ()  # time-like words the time parser could not use
     predicates: tuple[str, ...] = ()  # verbs that are not intent cues
     devices: tuple[str, ...] = ()  # phone features that are not notifications ("와이파이")

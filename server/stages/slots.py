@@ -30,6 +30,15 @@ from notillm_local.stages.clauses import (
     remark_start,
     tails,
 )
+from notillm_local.stages.conflicts import named_twice, one_app_both_ways
+from notillm_local.stages.positions import (
+    CONJUNCTIONS,
+    after_app,
+    before_notification_word,
+    coordinated,
+    is_notification_noun,
+    stands_as_target,
+)
 from notillm_local.stages.reading import ReadSpan, SlotReading, SpanKind
 from notillm_local.stages.spacing import Respacer
 from notillm_local.stages.words import (
@@ -67,6 +76,9 @@ class _Draft:
     both_ways: bool = False  # mute and allow verbs both in the command
     cue_spans: list[tuple[int, int]] = field(default_factory=list)  # intent verbs (may span words)
     unknown: list[str] = field(default_factory=list)
+    loose: list[str] = field(default_factory=list)
+    marked: list[str] = field(default_factory=list)
+    says_all: bool = False
     residue: list[str] = field(default_factory=list)
     predicates: list[str] = field(default_factory=list)
     devices: list[str] = field(default_factory=list)
@@ -86,11 +98,15 @@ class _Draft:
 
     def done(self) -> SlotReading:
         return SlotReading(
-            apps=tuple(m for _, m in self.apps),
-            unresolved=tuple(u for _, u in self.unresolved),
+            # In the order the user named them, whichever step of the reading found each.
+            apps=tuple(m for _, m in sorted(self.apps, key=lambda x: x[0])),
+            unresolved=tuple(u for _, u in sorted(self.unresolved, key=lambda x: x[0])),
             content=tuple(self.content),
             excluded=tuple(self.excluded),
             unknown_words=tuple(self.unknown),
+            loose_words=tuple(self.loose),
+            marked_words=tuple(self.marked),
+            says_all=self.says_all,
             time_residue=tuple(self.residue),
             predicates=tuple(self.predicates),
             devices=tuple(self.devices),
@@ -152,9 +168,20 @@ class RuleSlotReader:
         main = blank_before(rest, clause_end)
         main = main[:remark_at] + " " * (len(main) - remark_at)
         d.asks_about = asks_about_notifications(original)
+        d.says_all = bool(
+            lexicon.pattern("markers", "all").search(main)
+            or lexicon.pattern("markers", "whole_phone").search(main)  # "폰 좀 조용하게"
+        )
         self._read_intent(main, d)
         self._read_targets(rest, clause_end, installed, d, remark_at=remark_at)
-        if (d.both_ways or (d.cues[0] and d.cues[1])) and _named_twice(main, d):
+        apps = [m.app for _, m in d.apps]
+        if (d.both_ways or (d.cues[0] and d.cues[1])) and (
+            named_twice(main, apps, d.cue_spans)
+            or one_app_both_ways(
+                main, apps, d.cue_spans,
+                anything_else=bool(d.unresolved or d.content or d.unknown or d.kept),
+            )
+        ):
             # One rule cannot both silence and let through the same thing: say so, not guess.
             d.contradicts = True
         if d.unknown:
@@ -363,11 +390,14 @@ class RuleSlotReader:
             k = i if glued else i - 1
             # "신한이랑 국민은행 알림 빼고": notification nouns may stand between app and marker.
             while k >= 0 and not glued and ws[k].text and k not in app_at and (
-                _is_notification_noun(ws[k].text) or ws[k].text in suffix_set()
+                is_notification_noun(ws[k].text) or ws[k].text in suffix_set()
             ):
                 k -= 1
-            while k >= 0 and (k in app_at or not ws[k].text):
-                if ws[k].text:
+            # "Grab이랑 Uber 빼고": a particle split off a Latin name joins the list too.
+            while k >= 0 and (k in app_at or not ws[k].text or (
+                ws[k].text in CONJUNCTIONS and k - 1 in app_at
+            )):
+                if ws[k].text and k in app_at:
                     out.add(k)
                 k -= 1
         return out
@@ -387,6 +417,9 @@ class RuleSlotReader:
             return
         word = strip_suffixes(raw)
         key = normalise(word)
+        if lexicon.pattern("reading", "time_residue").search(raw) and in_reason:
+            d.mark(w.start, w.end, "context")  # "지름신 오기 전에": said about something else
+            return
         if lexicon.pattern("reading", "time_residue").search(raw):
             d.residue.append(raw)
             d.mark(w.start, w.end, "unread", "time")
@@ -435,11 +468,11 @@ class RuleSlotReader:
             d.mark(w.start, w.end, "app", res.known_as)
         elif (
             (d.apps or d.unresolved)
-            and _before_notification_word(ws, i)
+            and before_notification_word(ws, i)
             and not self._next_is_app(ws, i)
             and not after_verb
-            and not _coordinated(ws, i)
-            and not _after_app(ws, i, d)
+            and not coordinated(ws, i)
+            and not after_app(ws, i, {j for j, _ in d.apps} | {j for j, _ in d.unresolved})
         ):
             # Between an app and 알림 ("문자 스팸 알림"), a noun narrows that app's alerts —
             # unless it stands in a list of apps ("인스타 뿌까톡 알림"): then it may be an app
@@ -449,6 +482,19 @@ class RuleSlotReader:
             d.mark(w.start, w.end, "keyword", word)
         else:
             d.unknown.append(word)
+            app_at = {j for j, _ in d.apps} | {j for j, _ in d.unresolved}
+            # A glued run holding an app's name or an exception word is never loose, whatever
+            # it ends with ("면접보러들어가요전화빼고": 전화 is kept, the rest muted).
+            marked = any(
+                lexicon.pattern("markers", key).search(raw) for key in ("except", "keep")
+            )
+            if marked:
+                d.marked.append(word)
+            holds_more = marked or bool(self._mapper.apps_inside(raw, installed))
+            if not holds_more and not stands_as_target(
+                ws, i, word, app_at, next_is_app=self._next_is_app(ws, i)
+            ):
+                d.loose.append(word)
             d.mark(w.start, w.end, "unread")
 
     def _next_is_app(self, ws: list[Word], idx: int) -> bool:
@@ -494,27 +540,6 @@ class RuleSlotReader:
             d.apps = keep
 
 
-def _named_twice(text: str, d: _Draft) -> bool:
-    """Whether the command names one app, or every notification, in two places."""
-    apps = [m.app for _, m in d.apps]
-    if len(apps) != len(set(apps)):
-        return True
-    # "나머지는 다" is one phrase; "전부 켜놓고 전부 꺼줘" names everything twice.
-    # "나머지 앱 알림 다" too: only notification nouns stand between the two.
-    found = list(lexicon.pattern("markers", "all").finditer(text))
-    if any(
-        b.start() - a.start() > 6 and not _only_notification_nouns(text[a.end() : b.start()])
-        for a, b in zip(found, found[1:], strict=False)
-    ):
-        return True
-    starts = [m.start() for m in found]
-    # "모든 알림 다 끄고 모든 알림 다 켜줘": everything on both sides of the first verb.
-    if not d.cue_spans:
-        return False
-    first_start, first_end = min(d.cue_spans)
-    return any(s < first_start for s in starts) and any(s >= first_end for s in starts)
-
-
 def _blank_laughter(text: str, d: _Draft) -> str:
     """"ㅋㅋ", "ㅠㅠ", "^^" glued to a word ("슬랙ㅋㅋ") are filler, not part of the word."""
 
@@ -543,48 +568,6 @@ def _frame_words() -> frozenset[str]:
 
 def _is_context_word(raw: str) -> bool:
     return bool(lexicon.pattern("context", "context_word", anchored="^").search(raw))
-
-
-_CONJUNCTIONS = ("이랑", "랑", "하고", "과", "와", "이나", "및", "또는")
-
-
-def _coordinated(ws: list[Word], idx: int) -> bool:
-    """Whether the word is joined to the one before by "랑/하고/과" ("Chrome랑 뿌까톡"): then it
-    is another item of a list of apps, not a noun narrowing the app before it."""
-    prev = next((w.text for w in reversed(ws[:idx]) if w.text), "")
-    return prev.endswith(_CONJUNCTIONS) or prev in _CONJUNCTIONS
-
-
-def _after_app(ws: list[Word], idx: int, d: _Draft) -> bool:
-    """Whether the word follows an app name bare ("인스타 뿌까톡 알림"): then it may be one more
-    app as well as a topic. After "카톡에서 …" or "카톡의 …" it is a topic within that app."""
-    app_at = {i for i, _ in d.apps} | {i for i, _ in d.unresolved}
-    prev = next((k for k in range(idx - 1, -1, -1) if ws[k].text), None)
-    if prev is None:
-        return False
-    # An n-gram app ("Galaxy Store") leaves empty words after its first one.
-    head = next((k for k in range(prev, -1, -1) if k in app_at), None)
-    if head is None or any(ws[k].text for k in range(head + 1, prev + 1)) and prev not in app_at:
-        return False
-    return not ws[prev].text.endswith(("에서", "의", "에서온", "에서오는", "에서의"))
-
-
-def _only_notification_nouns(text: str) -> bool:
-    """Whether `text` holds nothing but words like 앱, 알림, 어플 (with their particles)."""
-    parts = [w.text for w in words(text) if w.text]
-    return bool(parts) and all(_is_notification_noun(p) or is_filler(p) for p in parts)
-
-
-def _is_notification_noun(raw: str) -> bool:
-    return any(
-        lexicon.pattern("markers", "notification_nouns", anchored="^").fullmatch(f)
-        for f in peel(raw)
-    )
-
-
-def _before_notification_word(ws: list[Word], idx: int) -> bool:
-    nxt = next((w.text for w in ws[idx + 1 :] if w.text), "")
-    return bool(lexicon.pattern("markers", "notification_nouns", anchored="^").search(nxt))
 
 
 def _predicate_start(text: str, ws: list[Word]) -> int:

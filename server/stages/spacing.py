@@ -18,7 +18,7 @@ reader intact, where it is either resolved or reported — never silently split 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -103,6 +103,32 @@ def _lexicon_words() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(nouns), frozenset(particles)
 
 
+def _runs(text: str, apps: frozenset[str]) -> Iterator[tuple[re.Match[str], int | None]]:
+    """The runs to segment. Where digits and the Latin start of a run make an installed label
+    ("29" + "cm" of "29CM"), that Latin part comes alone, with the label's start, to be set
+    apart whole; the rest of the mixed run ("알림" of "cm알림") is a run of its own."""
+    pos = 0
+    while True:
+        run = _RUN.search(text, pos)
+        if run is None:
+            return
+        gap = text[pos : run.start()]
+        digits = re.search(r"[0-9]+$", gap)
+        latin = re.match(r"[A-Za-z]+", run.group(0))
+        if digits and latin and (digits.group(0) + latin.group(0)).lower() in apps:
+            end = run.start() + latin.end()
+            piece = _LATIN_RUN.match(text, run.start(), end)
+            assert piece is not None
+            yield piece, pos + digits.start()
+            pos = end
+            continue
+        yield run, None
+        pos = run.end()
+
+
+_LATIN_RUN = re.compile(r"[A-Za-z]+")
+
+
 class Respacer:
     """Segments spacing-free Hangul runs at known words; one per process (tables are fixed)."""
 
@@ -126,7 +152,22 @@ class Respacer:
         out: list[str] = []
         origin: list[int] = []
         pos = 0
-        for run in _RUN.finditer(text):
+        for run, label_at in _runs(text, apps):
+            if label_at is not None:
+                # A label that opens with digits ("29CM") glued to the words around it
+                # ("지그재그29cm알림"): a word of its own on both sides.
+                out.append(text[pos:label_at])
+                origin.extend(range(pos, label_at))
+                if label_at and not text[label_at - 1].isspace():
+                    out.append(" ")
+                    origin.append(label_at)
+                out.append(text[label_at : run.end()])
+                origin.extend(range(label_at, run.end()))
+                if run.end() < len(text) and not text[run.end()].isspace():
+                    out.append(" ")
+                    origin.append(run.end())
+                pos = run.end()
+                continue
             out.append(text[pos : run.start()])
             origin.extend(range(pos, run.start()))
             # A particle may open a run glued to a time expression or a Latin name ("Chrome은").

@@ -186,6 +186,10 @@ def _adjacent(text: str, a: _Token, b: _Token) -> bool:
     return _gap_is_blank(text, first.end, second.start)
 
 
+# "지난주말 동안", "지난주 내내": the whole of a past stretch is the rule's time.
+_DURING_MARKS = frozenset({"동안", "내내"})
+
+
 def _drop_past(text: str, tokens: list[_Token]) -> list[_Token]:
     """A past time as the rule's time is invalid ("어제 밤 10시까지", "지난주부터", "7일 전").
 
@@ -196,7 +200,7 @@ def _drop_past(text: str, tokens: list[_Token]) -> list[_Token]:
     past = [t for t in tokens if t.kind == "past"]
     if not past:
         return tokens
-    if any(t.role is not _Role.AT for t in past) or any(
+    if any(t.role is not _Role.AT or t.mark in _DURING_MARKS for t in past) or any(
         _dates_a_time(text, tokens, i) for i, t in enumerate(tokens) if t.kind == "past"
     ):
         raise _Fail(TimeOutcome.INVALID_TIME, "a time in the past")

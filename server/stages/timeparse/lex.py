@@ -111,7 +111,7 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"{_CLOCK_FOLLOW})",
                 rf"(?P<named>정오|자정|{en(_EN_NAMED)})",
                 rf"(?P<nextlen>(?<!다)다음\s*(?P<nl_n>{_NUM_RE}|[일이구])\s*(?P<nl_u>{unit}))",
-                r"(?P<durspecial>일주일|하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)",
+                r"(?P<durspecial>일주일|이주일|삼주일|하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)",
                 rf"(?P<dur>(?<![\d.:])(?P<dn>{_NUM_RE})\s*(?P<du>{unit}))",
                 r"(?P<dursmall>(?<![가-힣\d])(?P<ds_n>[일이구])\s*(?P<ds_u>분|초)"
                 r"(?=\s*(?:안|내|동안|간|뒤|후|만에)))",

@@ -107,6 +107,14 @@ def parse_time(text: str, now: datetime) -> TimeResult:
     try:
         if any(t.kind == "bad" for t in tokens):
             raise _Fail(TimeOutcome.INVALID_TIME, "not a clock time")
+        past_then_unread = any(
+            t.kind == "past" and not scan[t.end : u.start].strip()
+            for t in tokens for u in unread if u.start >= t.end
+        )
+        if past_then_unread:
+            # "작년 여름부터", "작년크리스마스까지": whatever the word after it is, a day of last
+            # year (or last week) is in the past.
+            raise _Fail(TimeOutcome.INVALID_TIME, "a time in the past")
         tokens = _drop_remarks(scan, _drop_past(scan, tokens))
         if not tokens and not unread:
             return TimeResult(TimeOutcome.NO_TIME, None, None, spans, "only a past day named")

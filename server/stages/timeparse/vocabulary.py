@@ -94,6 +94,8 @@ _DUR_SPECIAL = {
     "열흘": 10,
     "보름": 15,
     "일주일": 7,
+    "이주일": 14,  # 2주일, said with the Sino-Korean number like 일주일
+    "삼주일": 21,
 }
 
 # A day part only counts when a boundary, a particle or an hour follows ("낮춰줘" is no time).
@@ -117,21 +119,21 @@ _ORDINAL = {"첫째": 1, "둘째": 2, "셋째": 3, "넷째": 4, "다섯째": 5, 
 _ORDINAL.update({"첫번째": 1, "두번째": 2, "세번째": 3, "네번째": 4, "다섯번째": 5})
 _YEAR_RE = r"(?:19|20)\d{2}"
 _PAST_SPECIAL = (
-    r"(?:지난|저번)\s*(?:일주일|하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름|한\s*(?:주|달))"
+    r"(?:지지난|지난|저번)\s*(?:일주일|하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름|한\s*(?:주|달))"
 )
 # Words that name a moment before now. Said as the rule's time they make it invalid.
 _PAST_RE = (
-    rf"(?:지난|저번)\s*주\s*말|(?:지난|저번)\s*(?:주|달|해)(?:\s*{_WDN})?{_PERIOD_FOLLOW}"
-    rf"|(?:지난|저번)\s*(?:주|달|해)\s*{_WDN}|(?:지난|저번)\s*{_WDN}"
-    rf"|(?:지난|저번)\s*(?:{_NUM_RE}|[일이구])\s*{_UNIT_RE}"
+    rf"(?:지지난|지난|저번)\s*주\s*말|(?:지지난|지난|저번)\s*(?:주|달|해)(?:\s*{_WDN})?{_PERIOD_FOLLOW}"
+    rf"|(?:지지난|지난|저번)\s*(?:주|달|해)\s*{_WDN}|(?:지지난|지난|저번)\s*{_WDN}"
+    rf"|(?:지지난|지난|저번)\s*(?:{_NUM_RE}|[일이구])\s*{_UNIT_RE}"
     rf"|{_PAST_SPECIAL}"
     r"|지금\s*까지|어젯\s*밤|어제|엊그제|엊그저께|그저께|그제(?!서야)|그끄저께|방금|재작년|작년"
     r"|지난\s*해|아까(?=$|[^가-힣]|부터|까지|에)"
-    rf"|(?:지난|저번)\s*번{_PERIOD_FOLLOW}|전주(?=\s*(?:까지|부터|{_WDN}))"
+    rf"|(?:지지난|지난|저번)\s*번{_PERIOD_FOLLOW}|전주(?=\s*(?:까지|부터|{_WDN}))"
 )
 
 _PAST_LENGTH = re.compile(
-    rf"(?:지난|저번)\s*(?:{_NUM_RE}|[일이구])\s*{_UNIT_RE}(?:\s*반)?|{_PAST_SPECIAL}"
+    rf"(?:지지난|지난|저번)\s*(?:{_NUM_RE}|[일이구])\s*{_UNIT_RE}(?:\s*반)?|{_PAST_SPECIAL}"
 )
 
 

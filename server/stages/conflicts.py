@@ -1,0 +1,44 @@
+"""One rule cannot both silence and let through the same thing: the reader's checks for a
+command that does ("카톡 꺼주고 카톡만 받게", "유튜브 켜놓고 동시에 꺼줘"), answered as a conflict."""
+
+from __future__ import annotations
+
+import re
+
+from notillm_local import lexicon
+from notillm_local.domain import AppRef
+from notillm_local.stages.positions import only_notification_nouns
+
+
+def named_twice(text: str, apps: list[AppRef], cue_spans: list[tuple[int, int]]) -> bool:
+    """Whether the command names one app, or every notification, in two places."""
+    if len(apps) != len(set(apps)):
+        return True
+    # "나머지는 다" is one phrase; "전부 켜놓고 전부 꺼줘" names everything twice.
+    # "나머지 앱 알림 다" too: only notification nouns stand between the two.
+    found = list(lexicon.pattern("markers", "all").finditer(text))
+    if any(
+        b.start() - a.start() > 6 and not only_notification_nouns(text[a.end() : b.start()])
+        for a, b in zip(found, found[1:], strict=False)
+    ):
+        return True
+    starts = [m.start() for m in found]
+    # "모든 알림 다 끄고 모든 알림 다 켜줘": everything on both sides of the first verb.
+    if not cue_spans:
+        return False
+    first_start, first_end = min(cue_spans)
+    return any(s < first_start for s in starts) and any(s >= first_end for s in starts)
+
+
+def one_app_both_ways(
+    text: str, apps: list[AppRef], cue_spans: list[tuple[int, int]], *, anything_else: bool
+) -> bool:
+    """"유튜브 켜놓고 동시에 꺼줘": one verb, then "-고" and the opposite verb, about one app with
+    nothing else named and "all" not said. Whichever verb a rule took, it would drop the other.
+    ("유튜브 좀 그만 울리게 해" is one verb phrase: no "-고" joins two.)"""
+    if len(set(apps)) != 1 or anything_else or not cue_spans:
+        return False
+    if lexicon.pattern("markers", "all").search(text):
+        return False
+    first = min(cue_spans)[0]
+    return bool(re.match(r"\S*고(?:\s|$)", text[first:]))

@@ -1,0 +1,86 @@
+"""Where a word stands in a command: in a list of apps, before 알림, with a target's particle,
+or apart from every target. The slot reader asks these of words it could not place (slots.py),
+so that a word standing where an app would is asked about and one with an ending of its own
+may be left to the model (docs/decisions.md, "Words that stand where no target does").
+"""
+
+from __future__ import annotations
+
+import re
+
+from notillm_local import lexicon
+from notillm_local.stages.clauses import allow_cue_in, mute_cue
+from notillm_local.stages.words import Word, is_filler, peel, words
+
+CONJUNCTIONS = ("이랑", "랑", "하고", "과", "와", "이나", "및", "또는")
+# Endings of a verb said as a sentence of its own in chat ("시작함", "도착함", "끝남", "졸림").
+PREDICATE_END = re.compile(r"(?<=[가-힣])(?:함|음|임|됨|남|림|셈|자)$")
+# Particles a target takes ("뿌잉만 받을래", "뿌잉은 꺼줘", "뿌잉에서 오는").
+TARGET_PARTICLES = frozenset({
+    *CONJUNCTIONS, "만", "도", "은", "는", "이", "가", "을", "를", "에서", "의", "나", "만은",
+    "까지", "부터", "조차", "마저", "들", "들은", "들도", "들만",
+})
+
+
+def coordinated(ws: list[Word], idx: int) -> bool:
+    """Whether the word is joined to the one before by "랑/하고/과" ("Chrome랑 뿌까톡"): then it
+    is another item of a list of apps, not a noun narrowing the app before it."""
+    prev = next((w.text for w in reversed(ws[:idx]) if w.text), "")
+    return prev.endswith(CONJUNCTIONS) or prev in CONJUNCTIONS
+
+
+def after_app(ws: list[Word], idx: int, app_at: set[int]) -> bool:
+    """Whether the word follows an app name bare ("인스타 뿌까톡 알림"): then it may be one more
+    app as well as a topic. After "카톡에서 …" or "카톡의 …" it is a topic within that app.
+    `app_at`: the indices in `ws` of the words read as apps."""
+    prev = next((k for k in range(idx - 1, -1, -1) if ws[k].text), None)
+    if prev is None:
+        return False
+    # An n-gram app ("Galaxy Store") leaves empty words after its first one.
+    head = next((k for k in range(prev, -1, -1) if k in app_at), None)
+    if head is None or any(ws[k].text for k in range(head + 1, prev + 1)) and prev not in app_at:
+        return False
+    return not ws[prev].text.endswith(("에서", "의", "에서온", "에서오는", "에서의"))
+
+
+def only_notification_nouns(text: str) -> bool:
+    """Whether `text` holds nothing but words like 앱, 알림, 어플 (with their particles)."""
+    parts = [w.text for w in words(text) if w.text]
+    return bool(parts) and all(is_notification_noun(p) or is_filler(p) for p in parts)
+
+
+def is_notification_noun(raw: str) -> bool:
+    return any(
+        lexicon.pattern("markers", "notification_nouns", anchored="^").fullmatch(f)
+        for f in peel(raw)
+    )
+
+
+def before_notification_word(ws: list[Word], idx: int) -> bool:
+    nxt = next((w.text for w in ws[idx + 1 :] if w.text), "")
+    return bool(lexicon.pattern("markers", "notification_nouns", anchored="^").search(nxt))
+
+
+def stands_as_target(
+    ws: list[Word], i: int, word: str, app_at: set[int], *, next_is_app: bool
+) -> bool:
+    """Whether an unread word stands where an app or topic would: before 알림, in a list
+    ("X랑 뿌잉", "뿌잉이랑"), with a target's particle ("뿌잉만", "뿌잉은"), or bare beside an
+    app or just before the verb ("카톡 뿌잉 꺼줘"). A word with an ending of its own
+    ("반대로", "이스탄불이야") or standing apart ("당근 알림 왜케 많이 와") does not."""
+    suffix = ws[i].text[len(word) :]
+    raw = ws[i].text
+    if lexicon.pattern("context", "remark_end.endings", anchored="$").search(raw):
+        return False  # a sentence of its own ("이스탄불이야", "휴가임")
+    if raw.rstrip("~!?.…") != raw or len(word) >= 2 and PREDICATE_END.search(word):
+        return False  # it ends a sentence ("쉬자~~") or is a verb's ("방금 시작함")
+    if before_notification_word(ws, i) or coordinated(ws, i):
+        return True
+    if suffix:
+        # "…틱톸알림": a notification noun glued on is a target's place too.
+        return suffix in TARGET_PARTICLES or is_notification_noun(suffix)
+    nxt = next((w.text for w in ws[i + 1 :] if w.text), "")
+    return (
+        after_app(ws, i, app_at) or next_is_app
+        or bool(nxt) and bool(mute_cue().search(nxt) or allow_cue_in(nxt))
+    )

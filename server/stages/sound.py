@@ -1,0 +1,167 @@
+"""How a name sounds, across scripts: "부킹닷컴" and "Booking.com", "핏빗" and "Fitbit".
+
+A device may show an app by its Latin label while the user types its Korean transliteration (or
+the other way round). No table can list every app on every device, but Korean writes English
+loanwords by a small set of regular sound rules: each consonant has one or two Hangul letters,
+vowels shift, an extra ㅡ or 이 breaks up consonant clusters ("스", "크"), and an "r" with no
+vowel after it is not written ("에어비앤비" for Airbnb). So both sides are reduced to their
+consonants in a few sound classes, and two names match when those skeletons are (nearly) the
+same. Vowels are left out: they are what transliteration changes most.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Sound classes: B (b p f v / ㅂ ㅍ ㅃ), K (k g c q / ㄱ ㅋ ㄲ), T (t d / ㄷ ㅌ ㄸ, a final
+# ㅅ as loanwords write a final t), S (s z j ch sh th / ㅅ ㅆ ㅈ ㅊ ㅉ), L (l r / ㄹ), M, N,
+# G (the "ng" sound / final ㅇ), H (h / ㅎ).
+_INITIAL = {
+    "ᄀ": "K", "ᄁ": "K", "ᄏ": "K", "ᄃ": "T", "ᄄ": "T", "ᄐ": "T",
+    "ᄇ": "B", "ᄈ": "B", "ᄑ": "B", "ᄉ": "S", "ᄊ": "S", "ᄌ": "S", "ᄍ": "S", "ᄎ": "S",
+    "ᄅ": "L", "ᄆ": "M", "ᄂ": "N", "ᄒ": "H", "ᄋ": "",
+}
+_FINAL = {
+    "ᆨ": "K", "ᆩ": "K", "ᆿ": "K", "ᆫ": "N", "ᆮ": "T", "ᆺ": "T", "ᆻ": "T", "ᆽ": "T",
+    "ᆾ": "T", "ᇀ": "T", "ᇂ": "T", "ᆯ": "L", "ᆷ": "M", "ᆸ": "B", "ᇁ": "B", "ᆼ": "G",
+}
+_LATIN_DIGRAPHS = (
+    ("ph", "B"), ("sh", "S"), ("ch", "S"), ("th", "S"), ("ck", "K"), ("qu", "K"), ("ng", "G"),
+    ("nk", "GK"), ("wh", ""),
+)
+_LATIN = {
+    "b": "B", "p": "B", "f": "B", "v": "B", "k": "K", "g": "K", "q": "K", "c": "K",
+    "t": "T", "d": "T", "s": "S", "z": "S", "j": "S", "x": "KS", "l": "L", "r": "L",
+    "m": "M", "n": "N", "h": "H",
+}
+_VOWELS = frozenset("aeiouy")
+_HANGUL = re.compile(r"[가-힣]")
+_LATIN_WORD = re.compile(r"[A-Za-z]")
+
+
+def is_hangul(word: str) -> bool:
+    return bool(_HANGUL.search(word)) and not _LATIN_WORD.search(word)
+
+
+def is_latin(word: str) -> bool:
+    return bool(_LATIN_WORD.search(word)) and not _HANGUL.search(word)
+
+
+def hangul_skeleton(word: str) -> str:
+    """The consonant classes of a Hangul word in order ("에어비앤비" → "BNB")."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFD", word):
+        if ch in _INITIAL:
+            out.append(_INITIAL[ch])
+        elif ch in _FINAL:
+            out.append(_FINAL[ch])
+    return _collapse("".join(out))
+
+
+def latin_skeleton(word: str) -> str:
+    """The consonant classes of a Latin name as Korean would write them ("Airbnb" → "BNB").
+
+    ".com" is said "dot com"; an "r" with no vowel after it is silent (non-rhotic, as Korean
+    loanwords write English), an "h" after a consonant or before none is silent, "c" before
+    e/i/y is S.
+    """
+    text = word.lower().replace(".com", " dot com").replace("&", " and ")
+    out: list[str] = []
+    for part in re.findall(r"[a-z]+", text):
+        i = 0
+        while i < len(part):
+            two = part[i : i + 2]
+            three = part[i : i + 3]
+            if three == "tio":  # "Notion": 노션
+                out.append("S")
+                i += 2
+                continue
+            if two == "ng" and part[i + 2 : i + 3] in _VOWELS:  # "Duolingo": 듀오링고
+                out.append("GK")
+                i += 2
+                continue
+            rep = next((r for d, r in _LATIN_DIGRAPHS if two == d), None)
+            if rep is not None:
+                out.append(rep)
+                i += 2
+                continue
+            c = part[i]
+            nxt = part[i + 1] if i + 1 < len(part) else ""
+            if c in _VOWELS or c == "w":
+                pass
+            elif c == "r" and nxt not in _VOWELS:
+                pass
+            elif c == "h" and (i > 0 or nxt not in _VOWELS):
+                pass
+            elif c == "c" and nxt in ("e", "i", "y"):
+                out.append("S")
+            else:
+                out.append(_LATIN.get(c, ""))
+            i += 1
+    return _collapse("".join(out))
+
+
+def _collapse(skeleton: str) -> str:
+    """Doubled sounds as one ("Airbnb"'s bb, "핏빗"'s ㅅ+ㅂ stay two: only equal neighbours)."""
+    return re.sub(r"(.)\1+", r"\1", skeleton)
+
+
+def skeleton(word: str) -> str:
+    return hangul_skeleton(word) if is_hangul(word) else latin_skeleton(word)
+
+
+# The Latin vowels a Hangul vowel may write in a loanword ("라인": the "i" of LINE is 아이).
+_VOWEL_FOR = {
+    "ᅡ": "auoiy", "ᅢ": "ae", "ᅦ": "ae", "ᅤ": "ae", "ᅨ": "ae", "ᅥ": "uoei", "ᅩ": "oa",
+    "ᅮ": "uo", "ᅲ": "uo", "ᅵ": "iey", "ᅱ": "eiu", "ᅪ": "ao", "ᅯ": "oau", "ᅫ": "ea",
+    "ᅬ": "ea", "ᅰ": "ea", "ᅭ": "ou", "ᅧ": "eau", "ᅣ": "ay", "ᅴ": "ei",
+}
+MIN_SOUNDS = 3
+
+
+def _vowels(hangul: str) -> list[str]:
+    """The Hangul word's vowels, the ㅡ that only breaks up a consonant cluster left out."""
+    return [c for c in unicodedata.normalize("NFD", hangul) if c in _VOWEL_FOR]
+
+
+def _latin_vowel_groups(latin: str) -> list[str]:
+    return re.findall(r"[aeiouy]+", latin.lower())
+
+
+def _first_vowels_agree(hangul: str, latin: str) -> bool:
+    """Whether the first real vowel of the Hangul word can write the Latin name's first vowel."""
+    h, groups = _vowels(hangul), _latin_vowel_groups(latin)
+    return bool(h and groups) and groups[0][0] in _VOWEL_FOR[h[0]]
+
+
+def _all_vowels_agree(hangul: str, latin: str) -> bool:
+    """Syllable by syllable, every vowel writes the Latin name's vowel ("아고다": a-o-a)."""
+    h, groups = _vowels(hangul), _latin_vowel_groups(latin)
+    return len(h) >= 2 and len(h) == len(groups) and all(
+        g[0] in _VOWEL_FOR[v] for v, g in zip(h, groups, strict=True)
+    )
+
+
+def sounds_alike(a: str, b: str) -> bool:
+    """Whether two names in different scripts sound like one name.
+
+    Their consonant skeletons are equal (or, with five sounds or more, one sound apart:
+    "링크드잉" for LinkedIn) and the first vowels agree. Two sounds match only when every vowel
+    agrees too ("아고다", Agoda); "토스" and Twitch share two sounds, and so do most short words
+    with some name. One sound is never enough.
+    """
+    from rapidfuzz.distance import Levenshtein
+
+    if is_latin(a) and is_hangul(b):
+        a, b = b, a
+    if not (is_hangul(a) and is_latin(b)):
+        return False
+    sa, sb = hangul_skeleton(a), latin_skeleton(b)
+    if len(sa) < 2 or len(sb) < 2 or not _first_vowels_agree(a, b):
+        return False
+    if len(sa) < MIN_SOUNDS or len(sb) < MIN_SOUNDS:
+        return sa == sb and _all_vowels_agree(a, b)
+    if sa == sb:
+        return True
+    return min(len(sa), len(sb)) >= 5 and Levenshtein.distance(sa, sb) <= 1
