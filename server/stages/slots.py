@@ -91,6 +91,10 @@ class _Draft:
     unsure: set[str] = field(default_factory=set)
     spans: list[ReadSpan] = field(default_factory=list)
 
+    def app_at(self) -> set[int]:
+        """Indices of the words read as apps so far, installed or not."""
+        return {i for i, _ in self.apps} | {i for i, _ in self.unresolved}
+
     def mark(self, start: int, end: int, kind: SpanKind, label: str | None = None) -> None:
         a, b = self.text.span_in_source(start, end)
         if b > a:
@@ -417,10 +421,10 @@ class RuleSlotReader:
             return
         word = strip_suffixes(raw)
         key = normalise(word)
-        if lexicon.pattern("reading", "time_residue").search(raw) and in_reason:
-            d.mark(w.start, w.end, "context")  # "지름신 오기 전에": said about something else
-            return
         if lexicon.pattern("reading", "time_residue").search(raw):
+            if in_reason:
+                d.mark(w.start, w.end, "context")  # "지름신 오기 전에": said about something else
+                return
             d.residue.append(raw)
             d.mark(w.start, w.end, "unread", "time")
             return
@@ -472,7 +476,7 @@ class RuleSlotReader:
             and not self._next_is_app(ws, i)
             and not after_verb
             and not coordinated(ws, i)
-            and not after_app(ws, i, {j for j, _ in d.apps} | {j for j, _ in d.unresolved})
+            and not after_app(ws, i, d.app_at())
         ):
             # Between an app and 알림 ("문자 스팸 알림"), a noun narrows that app's alerts —
             # unless it stands in a list of apps ("인스타 뿌까톡 알림"): then it may be an app
@@ -482,7 +486,6 @@ class RuleSlotReader:
             d.mark(w.start, w.end, "keyword", word)
         else:
             d.unknown.append(word)
-            app_at = {j for j, _ in d.apps} | {j for j, _ in d.unresolved}
             # A glued run holding an app's name or an exception word is never loose, whatever
             # it ends with ("면접보러들어가요전화빼고": 전화 is kept, the rest muted).
             marked = any(
@@ -492,7 +495,7 @@ class RuleSlotReader:
                 d.marked.append(word)
             holds_more = marked or bool(self._mapper.apps_inside(raw, installed))
             if not holds_more and not stands_as_target(
-                ws, i, word, app_at, next_is_app=self._next_is_app(ws, i)
+                ws, i, word, d.app_at(), next_is_app=self._next_is_app(ws, i)
             ):
                 d.loose.append(word)
             d.mark(w.start, w.end, "unread")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Sound classes: B (b p f v / ㅂ ㅍ ㅃ), K (k g c q / ㄱ ㅋ ㄲ), T (t d / ㄷ ㅌ ㄸ, a final
 # ㅅ as loanwords write a final t), S (s z j ch sh th / ㅅ ㅆ ㅈ ㅊ ㅉ), L (l r / ㄹ), M, N,
@@ -48,6 +49,7 @@ def is_latin(word: str) -> bool:
     return bool(_LATIN_WORD.search(word)) and not _HANGUL.search(word)
 
 
+@lru_cache(maxsize=4096)
 def hangul_skeleton(word: str) -> str:
     """The consonant classes of a Hangul word in order ("에어비앤비" → "BNB")."""
     out: list[str] = []
@@ -59,6 +61,8 @@ def hangul_skeleton(word: str) -> str:
     return _collapse("".join(out))
 
 
+# Cached: a device's labels are compared again with every word of every request.
+@lru_cache(maxsize=4096)
 def latin_skeleton(word: str) -> str:
     """The consonant classes of a Latin name as Korean would write them ("Airbnb" → "BNB").
 
@@ -105,10 +109,6 @@ def latin_skeleton(word: str) -> str:
 def _collapse(skeleton: str) -> str:
     """Doubled sounds as one ("Airbnb"'s bb, "핏빗"'s ㅅ+ㅂ stay two: only equal neighbours)."""
     return re.sub(r"(.)\1+", r"\1", skeleton)
-
-
-def skeleton(word: str) -> str:
-    return hangul_skeleton(word) if is_hangul(word) else latin_skeleton(word)
 
 
 # The Latin vowels a Hangul vowel may write in a loanword ("라인": the "i" of LINE is 아이).
