@@ -26,7 +26,7 @@ class AppMatch:
     word: str
     app: AppRef
     score: float  # 1.0 for exact/alias hits; cosine for embedding hits
-    method: Literal["exact", "alias", "normalised", "fuzzy", "sound", "embedding", "model"]
+    method: Literal["exact", "alias", "normalised", "fuzzy", "sound", "part", "clipped", "embedding", "model"]
     margin: float = 1.0  # score gap to the runner-up app
 
 

@@ -176,6 +176,7 @@ class Pipeline:
             time_text = _fix_time_typos(self._without_app_names(text))
             tr = parse_time(time_text, now)
             cut = self._apps_cut_by(time_text, (*tr.spans, *tr.unread), installed)
+            cut = self._misspelt_apps_cut_by(cut, tr.spans, installed)
             if cut != time_text:
                 # A time span ended inside an app's name ("2시간 에브리타임": "에" is no marker).
                 tr = parse_time(cut, now)
@@ -218,6 +219,30 @@ class Pipeline:
                     text = text[:at] + " " * len(key) + text[end:]
                     folded = folded[:at] + " " * len(key) + folded[end:]
                 at = folded.find(key, end)
+        return text
+
+    def _misspelt_apps_cut_by(
+        self, text: str, spans: Sequence[TimeSpan], installed: InstalledIndex
+    ) -> str:
+        """`text` with a misspelt app name blanked where a time span starts inside it
+        ("지매일": 지메일 with a wrong vowel, not 지 + 매일 "every day")."""
+        mapper = self._extractor.mapper
+        hangul = re.compile(r"[가-힣]+")
+        for span in spans:
+            start = span.start
+            if not hangul.match(text, start):
+                continue  # "슬랙3시간": a number starts the time, no name runs into it
+            while start > 0 and "가" <= text[start - 1] <= "힣" and span.start - start < 4:
+                start -= 1
+            if start == span.start:
+                continue  # the span starts a word: "카톡 매일 밤"
+            for end in range(span.end, span.start, -1):
+                word = text[start:end]
+                if len(word) >= 3 and hangul.fullmatch(word) and mapper.misspells_app(
+                    word, installed
+                ):
+                    text = text[:start] + " " * (end - start) + text[end:]
+                    break
         return text
 
     def _with_model(self, t: Turn, installed: InstalledIndex, run: _Request) -> Turn:

@@ -125,11 +125,17 @@ def test_model_mode_keeps_an_app_the_model_left_out(table_mapper, default_index)
     out, how = combine(r, said, default_index, full=True)
     assert [m.app.label for m in out.apps] == ["Slack", "Microsoft Teams", "Zoom"]  # user's order
     assert out.unresolved == () and how == "code-kept"
-    # A word the model made a keyword is accounted for: it is not added as an app.
+    # A topic word the model made a keyword is accounted for: it is not added as an app.
+    r = _reading(reader, "일정 알림 꺼줘", default_index)
+    out, how = combine(r, ModelAnswer(intent="끄기", apps=(), keywords=("일정",)), default_index,
+                       full=True)
+    assert out.apps == () and out.content == ("일정",) and how == "model"
+    # An app's name that is no topic stays the app the table reads ("웹툰" is 네이버 웹툰): a
+    # keyword of it would silence every app's notifications that mention it.
     r = _reading(reader, "웹툰 알림 꺼줘", default_index)
     out, how = combine(r, ModelAnswer(intent="끄기", apps=(), keywords=("웹툰",)), default_index,
                        full=True)
-    assert out.apps == () and out.content == ("웹툰",) and how == "model"
+    assert [m.app.label for m in out.apps] == ["네이버 웹툰"] and out.content == ()
 
 
 @pytest.mark.parametrize("prompt", ["전화말고는다꺼 1시간", "카카오택시 빼고 다 꺼줘 30분"])

@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from notillm_local import resources
 from notillm_local.domain import AppRef
 from notillm_local.export.adapter_data.records import MAX_ITEMS, NONE_WORD, OTHER_APP_WORD
-from notillm_local.stages.apps import AliasTable, AppMapper, InstalledIndex, load_catalog, normalise
+from notillm_local.stages.apps import (
+    AliasTable,
+    AppMapper,
+    InstalledIndex,
+    letters_spelt,
+    load_catalog,
+    normalise,
+)
 
 # --------------------------------------------------------------------------- apps and devices
 
@@ -123,6 +130,14 @@ _UNKNOWN_INSTALLABLE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("트리플", "com.titicacacorp.triple", ("트리플",)),
     ("문피아", "com.munpia.android", ("문피아",)),
     ("헤이딜러", "com.prnd.heydealer", ("헤이딜러",)),
+    # Names by sound (라이트룸, 비핸스) and labels named without their brand (채널관리자).
+    ("Lightroom", "com.adobe.lrmobile", ("lightroom", "라이트룸")),
+    ("Behance", "com.behance.behance", ("behance", "비핸스")),
+    ("Zalo", "com.zing.zalo", ("zalo", "잘로")),
+    ("Shopee", "com.shopee.vn", ("shopee", "쇼피")),
+    ("카카오톡 채널 관리자", "com.kakao.yellowid", ("채널관리자", "채널 관리자")),
+    ("Google 클래스룸", "com.google.android.apps.classroom", ("클래스룸", "구글 클래스룸")),
+    ("유튜브 스튜디오", "com.google.android.apps.youtube.creator", ("유튜브 스튜디오", "스튜디오")),
 )
 # Apps people actually silence: named more often.
 _POPULAR = (
@@ -159,8 +174,13 @@ class AppUniverse:
             return tuple(dict.fromkeys(out))
 
         self.apps: dict[str, App] = {}
+        def spelt(words: Iterable[str]) -> list[str]:
+            # "카카오티" for 카카오t: the letters as Korean says them (AliasTable reads these too).
+            return [x for w in words if (x := letters_spelt(normalise(w)))]
+
         for ref in catalog:
-            words = usable([*table.aliases.get(ref.label, ()), ref.label])
+            own = [*table.aliases.get(ref.label, ()), ref.label]
+            words = usable([*own, *spelt(own)])
             alt = _CATALOG_ALT_LABELS.get(ref.label)
             labels = (ref.label, alt) if alt else (ref.label,)
             if words:

@@ -120,7 +120,8 @@ def fam_exclude_mute(d: Draw) -> Draft:
     elif k < 0.6:
         core = [d.front(), a, d.r.choice(["빼고", "말고", "제외하고"]), b + d.r.choice(["만", " 알림만"]), d.mute(tags)]
     elif k < 0.8:
-        core = [d.front(), _p(a, "은", "는"), d.r.choice(["그대로 두고", "냅두고", "놔두고"]), b, d.noti(), d.mute(tags)]
+        keep = d.r.choice(["그대로 두고", "냅두고", "놔두고", "건들지 말고", "건드리지 말고", "두고"])
+        core = [d.front(), _p(a, "은", "는"), keep, b, d.noti(), d.mute(tags)]
     else:
         core = [d.front(), a, "말고", b, d.noti(), d.mute(tags)]
     return Draft(_s(*_place(d, core, d.time(tags)), d.tail()), True, muted, [], tags)

@@ -53,6 +53,22 @@ def _one_initial_harder(a: str, b: str) -> bool:
     return len(diff) == 1 and _FORCE_FAMILY.get(diff[0][0], -1) == _FORCE_FAMILY.get(diff[0][1], -2)
 
 
+# Vowels Korean no longer tells apart in speech, so people type one for the other ("벤드" for
+# 밴드, "메세지" for 메시지's ㅔ/ㅐ): ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅞ/ㅚ.
+_SAME_SOUND_VOWEL = {
+    c: n for n, group in enumerate(("\u1162\u1166", "\u1164\u1168", "\u116b\u1170\u116c"))
+    for c in group
+}
+
+
+def _one_vowel_same_sound(a: str, b: str) -> bool:
+    """Whether two jamo strings differ in exactly one vowel that sounds the same."""
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return len(diff) == 1 and (
+        _SAME_SOUND_VOWEL.get(diff[0][0], -1) == _SAME_SOUND_VOWEL.get(diff[0][1], -2)
+    )
+
+
 def _jamo(word: str) -> str:
     """Hangul syllables decomposed into their letters (NFD), so a typo is one small edit."""
     return unicodedata.normalize("NFD", word)
@@ -70,6 +86,26 @@ def _near_in_jamo(a: str, b: str) -> bool:
     syllable said short; "네이트온" is five jamo from 네이버's six: another name)."""
     d = jamo_distance(a, b)
     return d <= max(1, len(_jamo(max(a, b, key=len))) // 4)
+
+
+# Latin letters as Korean says them: "카카오티" is 카카오T, "케이비스타" KB스타, "티맵" T맵.
+_LETTER_NAMES = {
+    "a": "에이", "b": "비", "c": "씨", "d": "디", "e": "이", "f": "에프", "g": "지", "h": "에이치",
+    "i": "아이", "j": "제이", "k": "케이", "l": "엘", "m": "엠", "n": "엔", "o": "오", "p": "피",
+    "q": "큐", "r": "알", "s": "에스", "t": "티", "u": "유", "v": "브이", "w": "더블유", "x": "엑스",
+    "y": "와이", "z": "지",
+}
+_SHORT_LATIN = re.compile(r"(?<![a-z])[a-z]{1,3}(?![a-z])")
+
+
+def letters_spelt(key: str) -> str | None:
+    """A normalised app word with its short Latin parts (initials, one to three letters beside
+    Hangul or alone) spelt as Korean says the letters ("카카오t" → "카카오티", "kb스타" →
+    "케이비스타"); None when it has none. Longer Latin words are names, said as words."""
+    if not re.search(r"[a-z]", key) or re.search(r"[a-z]{4,}", key):
+        return None
+    spelt = _SHORT_LATIN.sub(lambda m: "".join(_LETTER_NAMES[c] for c in m.group(0)), key)
+    return spelt if spelt != key and not re.search(r"[a-z]", spelt) else None
 
 
 @dataclass(frozen=True)
@@ -99,6 +135,11 @@ class AliasTable:
         for label, words in self.aliases.items():
             for w in (label, *words):
                 out.setdefault(normalise(w), label)
+        for label, words in self.aliases.items():
+            for w in (label, *words):
+                spelt = letters_spelt(normalise(w))
+                if spelt:
+                    out.setdefault(spelt, label)
         return out
 
     @cached_property
@@ -117,19 +158,28 @@ class AliasTable:
         out: dict[str, str] = {}
         for label, words in self.known_elsewhere.items():
             for w in (label, *words):
-                key = normalise(w)
-                if key not in self.word_to_label:
-                    out.setdefault(key, label)
+                for key in (normalise(w), letters_spelt(normalise(w))):
+                    if key and key not in self.word_to_label:
+                        out.setdefault(key, label)
         return out
 
     @cached_property
     def _fuzzy_keys(self) -> tuple[list[str], list[str]]:
-        """Every known app word as jamo (Hangul decomposed), and the word it stands for."""
-        words = list(self.word_to_label) + list(self.word_to_elsewhere)
+        """Every known app word as jamo (Hangul decomposed), and the word it stands for. The
+        letter names spelt out ("카카오티") are read as written only: one jamo off them is more
+        often another name ("카카오토" is 카카오톡)."""
+        written = {
+            normalise(w)
+            for table in (self.aliases, self.known_elsewhere)
+            for label, ws in table.items() for w in (label, *ws)
+        }
+        words = [w for w in (*self.word_to_label, *self.word_to_elsewhere) if w in written]
         return [_jamo(w) for w in words], words
 
-    def near(self, word: str) -> str | None:
-        """The known app word `word` misspells ("카카오토" → "카카오톡"), if one clearly is.
+    def near(self, word: str, labels: Sequence[str] = ()) -> str | None:
+        """The known app word `word` misspells ("카카오토" → "카카오톡"), if one clearly is;
+        `labels` (a device's own labels) count as known words too ("위벗스" for a 위버스 that
+        no table lists).
 
         Compared on jamo, so one wrong consonant or vowel is one edit. Only words of six jamo
         or more (two syllables with a final consonant, or three) are tried — shorter words are
@@ -142,6 +192,10 @@ class AliasTable:
         key = normalise(word)
         query = _jamo(key)
         keys, words = self._fuzzy_keys
+        extra = [k for k in dict.fromkeys(normalise(x) for x in labels)
+                 if k and k not in self.word_to_label and k not in self.word_to_elsewhere]
+        if extra:
+            keys, words = [*keys, *(_jamo(k) for k in extra)], [*words, *extra]
         if len(query) < _FUZZY_MIN_JAMO:
             return self._near_short(key, query, keys, words)
         limit = 2 if len(query) >= _FUZZY_TWO_EDITS_JAMO else 1
@@ -176,12 +230,13 @@ class AliasTable:
         else:
             found = {}
         if not found:
-            # An initial typed plain, tense or aspirated ("카똑", "까톡" for "카톡"): the same
-            # consonant said harder, as chat writes it, not another word.
+            # An initial typed plain, tense or aspirated ("카똑", "까톡" for "카톡"), or a vowel
+            # that sounds the same ("벤드" for "밴드"): the same word as said, not another word.
             found = {
                 self.app_of(w): w
                 for k, w in zip(keys, words, strict=True)
-                if len(k) == len(query) and _one_initial_harder(k, query)
+                if len(k) == len(query)
+                and (_one_initial_harder(k, query) or _one_vowel_same_sound(k, query))
             }
         return next(iter(found.values())) if len(found) == 1 else None
 
@@ -224,6 +279,25 @@ class InstalledIndex:
     @cached_property
     def max_label_words(self) -> int:
         return max((len(a.label.split()) for a in self.apps), default=1)
+
+    @cached_property
+    def by_label_part(self) -> dict[str, AppRef]:
+        """The trailing words of a label of two words or more, as people name an app without
+        its brand ("채널관리자" for 카카오톡 채널 관리자, "클래스룸" for Google 클래스룸): only
+        parts of three syllables (four letters) or more that one label alone ends with, and
+        none that is an ordinary word ("인터넷" of 삼성 인터넷)."""
+        found: dict[str, AppRef | None] = {}
+        stop = lexicon.words("markers", "label_part_stop")
+        for a in self.apps:
+            ws = a.label.split()
+            for k in range(1, len(ws)):
+                part = normalise(" ".join(ws[k:]))
+                if part in stop or part in self.by_norm_label or (
+                    len(part) < 3 if re.search(r"[가-힣]", part) else len(part) < 4
+                ):
+                    continue
+                found[part] = a if found.get(part, a) == a else None
+        return {k: v for k, v in found.items() if v is not None}
 
     @classmethod
     def of(cls, apps: Iterable[AppRef]) -> InstalledIndex:
@@ -273,11 +347,16 @@ class AppMapper:
             return AppMatch(word=word, app=hit, score=1.0, method="exact")
         label = self._table.word_to_label.get(key) or self._table.word_to_elsewhere.get(key)
         if label is None:
-            return None
+            return self.label_part(word, installed)
         app = self.installed_as(label, installed)
         if app is not None:
             return AppMatch(word=word, app=app, score=1.0, method="alias")
         return Unresolved(word=word, known_as=label)
+
+    def label_part(self, word: str, installed: InstalledIndex) -> AppMatch | None:
+        """The installed app whose label ends with `word`, its brand left off (`by_label_part`)."""
+        app = installed.by_label_part.get(normalise(word))
+        return None if app is None else AppMatch(word=word, app=app, score=1.0, method="part")
 
     def installed_as(self, label: str, installed: InstalledIndex) -> AppRef | None:
         """The installed app the table's `label` stands for, under whatever name the device shows.
@@ -327,6 +406,15 @@ class AppMapper:
                 taken.append((at, at + len(w)))
                 out.append(found)
         return out
+
+    def misspells_app(self, word: str, installed: InstalledIndex) -> bool:
+        """Whether `word` is one letter off one app's name, as long as it ("지매일" for 지메일),
+        and holds no app's name itself ("쿠팡이츠내" is 쿠팡이츠 and the start of 내일)."""
+        key = normalise(word)
+        if self.is_app_word(key) or self.apps_inside(key, installed):
+            return False
+        near = self._table.near(key, installed.labels)
+        return near is not None and len(near) == len(key) and jamo_distance(near, key) == 1
 
     def words_of(self, name: str) -> frozenset[str]:
         """The table's words (normalised) for the app it calls `name`."""
@@ -406,7 +494,7 @@ class AppMapper:
         found = self.lookup(word, installed)
         if found is not None:
             return found
-        near = self._table.near(word)
+        near = self._table.near(word, installed.labels)
         if near is not None:
             found = self.lookup(near, installed)
             if isinstance(found, AppMatch):
@@ -416,6 +504,9 @@ class AppMapper:
         heard = self.sounds_like(word, installed)
         if heard is not None:
             return AppMatch(word=word, app=heard, score=1.0, method="sound")
+        clipped = self.clipped(word, installed)
+        if clipped is not None:
+            return AppMatch(word=word, app=clipped, score=1.0, method="clipped")
         if self._embedder is not None and len(normalise(word)) >= 2:
             match = self._embedder.match(word, installed.apps)
             if match is not None:
@@ -434,6 +525,21 @@ class AppMapper:
             if a not in known and not self._table.words_of(a.label)
             and normalise(a.label) not in self._table.word_to_label
             and sounds_alike(word, a.label)
+        }
+        return next(iter(found)) if len(found) == 1 else None
+
+    def clipped(self, word: str, installed: InstalledIndex) -> AppRef | None:
+        """The one installed app whose Korean name the word opens, cut short as chat cuts names
+        ("잡코" for 잡코리아, "핀터" for 핀터레스트): two syllables or more of a name at least two
+        syllables longer, and no other installed app's name opens the same way."""
+        key = normalise(word)
+        if len(key) < 2 or not re.fullmatch(r"[가-힣]+", key) or self.is_app_word(key):
+            return None
+        found = {
+            a for a in installed.apps
+            for name in self.names_of(a, installed)
+            if re.fullmatch(r"[가-힣]+", name) and name.startswith(key)
+            and len(name) >= len(key) + 2
         }
         return next(iter(found)) if len(found) == 1 else None
 

@@ -99,9 +99,19 @@ _TRAILING_MARKS = " .!?~…"
 def _command_verb_at(text: str) -> int | None:
     """Offset of the first intent verb that is not inside a reason clause ("울려서", "끄면")."""
     for w in words(text):
-        if (mute_cue().search(w.text) or allow_cue_in(w.text)) and not ends_reason_clause(w.text):
+        if (mute_cue().search(w.text) or allow_cue_in(w.text)) and (
+            not ends_reason_clause(w.text) or joins_commands(w.text)
+        ):
             return w.start
     return None
+
+
+def joins_commands(raw: str) -> bool:
+    """An intent verb ending in "-면서" ("차단하면서 넷플만 허용해줘"): the first of two verbs of one
+    command, said at the same time, not a reason for it ("운전하면서" has no intent verb)."""
+    return bool(
+        re.search(r"면서$", raw) and (mute_cue().search(raw) or allow_cue_in(raw))
+    )
 
 
 def _reason_clause_end(text: str) -> int:
@@ -117,7 +127,7 @@ def _reason_clause_end(text: str) -> int:
     end = 0
     prev = ""
     for w in words(text[:verb_at]):
-        if ends_reason_clause(w.text) and not _is_only_app(w.text):
+        if ends_reason_clause(w.text) and not _is_only_app(w.text) and not joins_commands(w.text):
             end = w.end
         elif lexicon.pattern("context", "reason_end.while").search(f"{prev} {w.text}"):
             end = w.end  # "달리기하는 동안": a while-clause the time parser has no length for

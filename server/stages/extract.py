@@ -19,19 +19,20 @@ from notillm_local.engines.grammars import GrammarSet
 from notillm_local.engines.local import GenerationStats, LocalModel
 from notillm_local.errors import NotillmError
 from notillm_local.settings import ExtractorMode
-from notillm_local.stages.apps import InstalledIndex, Unresolved, normalise
+from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved, normalise
 from notillm_local.stages.reading import SlotReading
 from notillm_local.stages.slots import RuleSlotReader
-from notillm_local.stages.words import TIME_GAP, blank_spans, peel, strip_suffixes
+from notillm_local.stages.words import TIME_GAP, blank_spans, is_topic, peel, strip_suffixes
 
 logger = logging.getLogger(__name__)
 
 MUTE_WORD, ALLOW_WORD = "끄기", "허용"
 NONE_WORD, OTHER_APP_WORD = "없음", "기타"
 # How code found an app when it is sure of it, so a model's omission does not overrule it: the
-# label, the alias table, a misspelling one jamo off a single app's name, or the one device app
-# whose label in the other script sounds like the word (no embedding guess).
-_READ_METHODS = frozenset({"exact", "alias", "fuzzy", "sound"})
+# label, the alias table, a misspelling one jamo off a single app's name, the one device app
+# whose label in the other script sounds like the word, the one label that ends with the word
+# (its brand left off) or whose name it opens (cut short); no embedding guess.
+_READ_METHODS = frozenset({"exact", "alias", "fuzzy", "sound", "part", "clipped"})
 
 # Worked cases for the base model. Kept short: every token here is paid once per process.
 FEW_SHOT = """다음은 휴대폰 알림 명령을 분석한 기록이다. 의도는 끄기(알림을 막음) 또는 허용(그 알림만 받음)이다.
@@ -122,6 +123,10 @@ class SlotExtractor:
     def app_words(self) -> list[str]:
         """Every word the alias table knows as an app, as a lookup key."""
         return self._reader.app_words
+
+    @property
+    def mapper(self) -> AppMapper:
+        return self._reader.mapper
 
     @property
     def app_names(self) -> list[str]:
@@ -218,6 +223,7 @@ class SlotExtractor:
                 word, app, installed
             ) or app in self._reader.plausible_apps(word, installed),
             sibling=lambda word, app: self._reader.mapper.sibling_of(word, app, installed),
+            apps_in=lambda word: self._reader.mapper.apps_inside(word, installed),
         )
         return Extraction(
             reading=decided, llm_calls=1, stats=stats, model=said,
@@ -317,6 +323,7 @@ def combine(
     context_words: frozenset[str] = frozenset(),
     accounts_for: Callable[[str, AppRef], bool] = lambda w, a: False,
     sibling: Callable[[str, AppRef], bool] = lambda w, a: False,
+    apps_in: Callable[[str], list[AppMatch | Unresolved]] = lambda w: [],
 ) -> tuple[SlotReading, str]:
     """Code's reading with the model's answers put in, every user word still accounted for.
 
@@ -343,6 +350,12 @@ def combine(
     ]
     others = sum(1 for x in said.apps if x == OTHER_APP_WORD)
     kws = tuple(said.keywords or ())
+    if full:
+        # A word code read as an app by its name (the table, one jamo off, its sound) is that
+        # app, not a topic the model made of it ("쇼피 알림" on a device with Shopee): a keyword
+        # of an app's name would silence the wrong notifications.
+        read_as_app = {m.word for m in r.apps if m.method in _READ_METHODS and not is_topic(m.word)}
+        kws = tuple(k for k in kws if k in r.content or k not in read_as_app)
     # A keyword the model made of a word one letter off an app's name ("노숀알림": 노션) is
     # more likely the app misspelt than a topic: asked about, never a keyword of the rule.
     doubtful = tuple(k for k in kws if k not in r.content and resembles_app(k))
@@ -371,16 +384,18 @@ def combine(
         # Apps the table knows but the device lacks are a fact, not a reading: they stay, and
         # the answer asks about them whatever the model says.
         unresolved = r.unresolved + tuple(Unresolved(word=k, known_as=None) for k in doubtful)
-        # A word code could not place that looks like an app's name ("스랙") or that the
-        # embeddings clearly take for an installed app ("부킹닷컴": Booking.com), which no app of
-        # the model's answer accounts for: the model dropped a word the user wrote ("mute
-        # everything" for "스랙 꺼줘"), so the answer asks about it. The embeddings alone do not
-        # make an app of a word standing where no target does ("멕시코시티 출장중").
+        # A word code could not place that looks like an app's name ("스랙") or that stands
+        # where a target does ("사람인 잡코 원티드": one of a list), which no app of the model's
+        # answer accounts for: the model dropped a word the user wrote ("mute everything" for
+        # "스랙 꺼줘", three of four job apps for "…잡코…"), so the answer asks about it, as the
+        # default mode does. A word standing where no target does ("멕시코시티 출장중") may be
+        # left out.
         unresolved += tuple(
             Unresolved(word=w, known_as=None) for w in r.unknown_words
             if w not in kws and w not in doubtful
-            and (resembles_app(w) or w not in r.loose_words and plausible(w, installed))
+            and (resembles_app(w) or w not in r.loose_words)
             and not any(accounts_for(w, a) for a in taken)
+            and not _glued_names_taken(w, apps_in(w), taken)
         )
         # A run code could not split that holds an exception word ("…전화빼고다"): code cannot
         # tell which way the verb goes, and a model that reads past 빼고 mutes the kept app.
@@ -425,6 +440,16 @@ def combine(
             loose_words=(),
             unsure=frozenset(),
         )
+        reading = settle_exclusions(reading, r, said_kept=[a for a in named if a in r.kept_out])
+        if not reading.has_target and not r.says_all:
+            # The model's answer silences everything, yet the user never said "all" and code
+            # left words it could not place where a target stands ("바이버 알림 꺼줘", "페메"):
+            # the model dropped the word, so the answer asks about it.
+            stand = [w for w in r.unknown_words if w not in r.loose_words]
+            if stand:
+                reading = replace(
+                    reading, unresolved=tuple(Unresolved(word=w, known_as=None) for w in stand)
+                )
         if reading.unresolved != r.unresolved:
             return reading, "asked"
         if kept or overruled or len(taken) < len(distinct):
@@ -444,7 +469,17 @@ def combine(
         # An app of the same family is not the word's app ("네이트온" is no 네이버).
         likely = [x for x in plausible(word, installed) if not sibling(word, x)]
         a = next((x for x in new_apps if x in likely), None)
-        if a is not None:
+        glued = apps_in(word) if a is None else []
+        if a is None and _glued_names_taken(word, glued, list(said_apps)):
+            # A glued run whose names the table finds whole and the model named too, a
+            # syllable at most left over ("회의라카톡팀즈"): both readings account for it, as in
+            # model mode.
+            for m in glued:
+                if isinstance(m, AppMatch) and all(p.app != m.app for p in placed):
+                    placed.append(m)
+                    if m.app in new_apps:
+                        new_apps.remove(m.app)
+        elif a is not None:
             new_apps.remove(a)
             placed.append(AppMatch(word=word, app=a, score=1.0, method="model"))
             # A glued run code could not split may name more apps than the one the model placed
@@ -483,7 +518,46 @@ def combine(
         r, mute=mute, apps=tuple(placed), unresolved=tuple(asked), content=content,
         unknown_words=(), loose_words=(), unsure=frozenset(),
     )
-    return reading, agreement
+    return settle_exclusions(reading, r, said_kept=[a for a in said_apps if a in r.kept_out]), agreement
+
+
+def _glued_names_taken(
+    word: str, inside: list[AppMatch | Unresolved], taken: list[AppRef]
+) -> bool:
+    """A glued run code could not split whose app names the model took, with a syllable at most
+    left over ("회의라카톡팀즈": 카톡 and 팀즈 taken, "라" the end of the clause before them)."""
+    found = [m for m in inside if isinstance(m, AppMatch)]
+    if not found or len(found) != len(inside) or any(m.app not in taken for m in found):
+        return False
+    rest = normalise(word)
+    for m in found:
+        rest = rest.replace(normalise(m.word), "", 1)
+    return len(rest) <= 1
+
+
+def settle_exclusions(
+    out: SlotReading, r: SlotReading, said_kept: list[AppRef] | None = None
+) -> SlotReading:
+    """"X 빼고 다 꺼줘" once every word is placed: code leaves the turn of the verb until no
+    word it could not read is left ("지메일 빼고 다 꺼주세엽"). If, with the model's answer in,
+    nothing but the kept apps is named, only they get through (the verb turns round); the rule
+    never silences the apps the user asked to keep."""
+    if not r.kept or out.has_target:
+        return out
+    kept_apps = tuple(k for k in r.kept if isinstance(k, AppMatch))
+    kept_unresolved = tuple(k for k in r.kept if isinstance(k, Unresolved))
+    if r.mute is not None:
+        mute: bool | None = not r.mute
+    elif said_kept:
+        # No verb code could read: the model, which named the kept apps, read the turn whole
+        # (it is trained on "X 빼고" → 허용 X).
+        mute = out.mute
+    else:
+        return out
+    return replace(
+        out, mute=mute, apps=kept_apps, unresolved=out.unresolved + kept_unresolved,
+        excluded=(), kept=(), kept_out=(), all_but=True,
+    )
 
 
 def _keyword_candidates(text: str) -> list[str]:

@@ -7,6 +7,7 @@ replacement markers). The order below is the order of certainty.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from notillm_local import lexicon
@@ -24,6 +25,8 @@ class TurnSignals:
     names_all: bool = False  # "모든 알림", "알림 다": every notification is the target
     original_has_time: bool = True  # the earlier command already named its time
     adds_apps: bool = False  # "넷플도 추가해서", "카톡까지": apps joined to the earlier ones
+    # The same apps the other way round ("카톡 꺼줘" → "아 카톡만 받고 나머지 다 끄는 걸로")
+    reverses: bool = False
 
 
     @classmethod
@@ -31,12 +34,15 @@ class TurnSignals:
         s = turn.slots
         return cls(
             has_time=turn.has_time,
-            has_target=s.has_target,
+            # "문자빼고 다 막아": the kept apps are a target too, read before the verb turns round.
+            has_target=s.has_target or bool(s.kept),
             has_intent_cue=any(s.intent_cues),
             has_unknown_words=bool(s.unknown_words),
             names_all=turn.names_all,
             original_has_time=original.has_time,
             adds_apps=bool(s.apps or s.unresolved) and adds_to(turn),
+            reverses=bool(s.apps) and set(s.app_refs()) == set(original.slots.app_refs())
+            and None not in (s.mute, original.slots.mute) and s.mute != original.slots.mute,
         )
 
 
@@ -52,6 +58,22 @@ def update_focus(text: str) -> str:
     return text[marks[-1].end() :].lstrip() if marks else text
 
 
+def replaces(text: str) -> bool:
+    """Whether the turn changes part of the earlier command ("카톡 말고 슬랙", "반대로").
+
+    "그거 말고" puts the earlier command aside as a whole ("일단 그거 말고 급한 거…"): an opener
+    before a command of its own, not a change of one of its values.
+    """
+    opener = lexicon.pattern("markers", "set_aside", anchored="$")
+    every = re.compile(r"^(?:다|전부|모두|모든|나머지|싹|죄다|몽땅)")
+    return any(
+        not opener.search(text[: m.start()].rstrip())
+        # "문자빼고 다 막아": an exception inside a command of its own, not a changed value.
+        and not (m.group(0).startswith(("빼", "제외")) and every.search(text[m.end() :].lstrip()))
+        for m in lexicon.pattern("markers", "replace").finditer(text)
+    )
+
+
 def decide(text: str, turn: TurnSignals) -> PendingAction:
     if is_cancel(text) and not turn.has_time and not turn.has_target:
         return PendingAction.CANCEL
@@ -65,8 +87,9 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
     ):
         # The question was "how long?" and this answers it ("…까지로 해줘" included).
         return PendingAction.CONTINUE
-    if lexicon.pattern("markers", "replace").search(text) or turn.adds_apps:
-        # A changed or a widened target ("넷플도 추가해서 3시간") changes the earlier command.
+    if replaces(text) or turn.adds_apps or turn.reverses:
+        # A changed or a widened target ("넷플도 추가해서 3시간"), or the same apps the other way
+        # round, changes the earlier command.
         return PendingAction.UPDATE
     if turn.has_time and turn.has_intent_cue and (turn.has_target or turn.names_all):
         # A whole command by itself: it stands alone rather than completing the old one.

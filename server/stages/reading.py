@@ -55,6 +55,9 @@ class SlotReading:
     # from the exception words, which a model's intent may ignore).
     all_but: bool = False
     kept_out: tuple[AppRef, ...] = ()  # the installed apps the user kept out of the rule
+    # What the kept-out words read as, installed or not, while the verb is not yet turned round:
+    # "X 빼고 다 꺼주세엽" with a word code could not place leaves the flip to after the model.
+    kept: tuple[AppMatch | Unresolved, ...] = ()
     unsure: frozenset[str] = frozenset()
     spans: tuple[ReadSpan, ...] = ()
 

@@ -15,7 +15,6 @@ spaces gets its spaces back (spacing.py), so the reader works on words either wa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from notillm_local import lexicon
 from notillm_local.domain import AppMatch, AppRef
@@ -26,11 +25,13 @@ from notillm_local.stages.clauses import (
     asks_about_notifications,
     blank_before,
     context_end,
+    joins_commands,
     mute_cue,
     remark_start,
     tails,
 )
 from notillm_local.stages.conflicts import named_twice, one_app_both_ways
+from notillm_local.stages.draft import Draft
 from notillm_local.stages.positions import (
     CONJUNCTIONS,
     after_app,
@@ -39,7 +40,7 @@ from notillm_local.stages.positions import (
     is_notification_noun,
     stands_as_target,
 )
-from notillm_local.stages.reading import ReadSpan, SlotReading, SpanKind
+from notillm_local.stages.reading import ReadSpan, SlotReading
 from notillm_local.stages.spacing import Respacer
 from notillm_local.stages.words import (
     Word,
@@ -60,73 +61,6 @@ _EXCEPT_AFTER_FRAME = re.compile(
 )
 
 _QUOTE_CHARS = frozenset("'\"‘’“”「」『』`")
-
-@dataclass
-class _Draft:
-    """The reading while it is being built (SlotReading is frozen once done)."""
-
-    text: MappedText
-    mute: bool | None = None
-    apps: list[tuple[int, AppMatch]] = field(default_factory=list)
-    unresolved: list[tuple[int, Unresolved]] = field(default_factory=list)
-    content: list[str] = field(default_factory=list)
-    excluded: list[str] = field(default_factory=list)
-    kept: list[tuple[int, AppMatch | Unresolved]] = field(default_factory=list)
-    excepts_content: bool = False  # an exception marker right after a keyword frame
-    both_ways: bool = False  # mute and allow verbs both in the command
-    cue_spans: list[tuple[int, int]] = field(default_factory=list)  # intent verbs (may span words)
-    unknown: list[str] = field(default_factory=list)
-    loose: list[str] = field(default_factory=list)
-    marked: list[str] = field(default_factory=list)
-    says_all: bool = False
-    residue: list[str] = field(default_factory=list)
-    predicates: list[str] = field(default_factory=list)
-    devices: list[str] = field(default_factory=list)
-    activity: str | None = None
-    location: str | None = None
-    cues: tuple[bool, bool] = (False, False)
-    asks_about: bool = False
-    contradicts: bool = False
-    all_but: bool = False
-    unsure: set[str] = field(default_factory=set)
-    spans: list[ReadSpan] = field(default_factory=list)
-
-    def app_at(self) -> set[int]:
-        """Indices of the words read as apps so far, installed or not."""
-        return {i for i, _ in self.apps} | {i for i, _ in self.unresolved}
-
-    def mark(self, start: int, end: int, kind: SpanKind, label: str | None = None) -> None:
-        a, b = self.text.span_in_source(start, end)
-        if b > a:
-            self.spans.append(ReadSpan(a, b, kind, label))
-
-    def done(self) -> SlotReading:
-        return SlotReading(
-            # In the order the user named them, whichever step of the reading found each.
-            apps=tuple(m for _, m in sorted(self.apps, key=lambda x: x[0])),
-            unresolved=tuple(u for _, u in sorted(self.unresolved, key=lambda x: x[0])),
-            content=tuple(self.content),
-            excluded=tuple(self.excluded),
-            unknown_words=tuple(self.unknown),
-            loose_words=tuple(self.loose),
-            marked_words=tuple(self.marked),
-            says_all=self.says_all,
-            time_residue=tuple(self.residue),
-            predicates=tuple(self.predicates),
-            devices=tuple(self.devices),
-            activity=self.activity,
-            location=self.location,
-            intent_cues=self.cues,
-            asks_about=self.asks_about,
-            contradicts=self.contradicts,
-            all_but=self.all_but,
-            kept_out=tuple(r.app for _, r in self.kept if isinstance(r, AppMatch))
-            if self.excluded else (),
-            mute=None if self.contradicts else self.mute,
-            unsure=frozenset(self.unsure - ({"intent"} if self.contradicts else set())),
-            spans=tuple(sorted(self.spans, key=lambda s: (s.start, s.end))),
-        )
-
 
 class RuleSlotReader:
     """Deterministic slot reading over the text left after time spans are removed."""
@@ -159,7 +93,7 @@ class RuleSlotReader:
     ) -> SlotReading:
         """Read `text` (time spans blanked); `original` is the same text before blanking."""
         original = text if original is None else original
-        d = _Draft(MappedText.identity(text))
+        d = Draft(MappedText.identity(text))
         text = self._read_quoted(text, original, d)
         text = _blank_laughter(text, d)
         english = lexicon.read_english(text)
@@ -196,7 +130,7 @@ class RuleSlotReader:
 
     # -- keywords -------------------------------------------------------------------------
     @staticmethod
-    def _read_quoted(text: str, original: str, d: _Draft) -> str:
+    def _read_quoted(text: str, original: str, d: Draft) -> str:
         """Quoted words are keywords as the user wrote them, time words inside included."""
 
         def take(m: re.Match[str]) -> str:
@@ -209,7 +143,7 @@ class RuleSlotReader:
 
         return lexicon.pattern("reading", "quoted").sub(take, text)
 
-    def _read_frames(self, text: str, d: _Draft) -> str:
+    def _read_frames(self, text: str, d: Draft) -> str:
         for key in ("named_word", "contains"):
             for m in list(lexicon.pattern("reading", key).finditer(text)):
                 raw = m.group(1)
@@ -239,7 +173,7 @@ class RuleSlotReader:
 
     # -- activity / location ----------------------------------------------------------------
     @staticmethod
-    def _read_context(text: str, d: _Draft) -> None:
+    def _read_context(text: str, d: Draft) -> None:
         for section in ("activity", "location"):
             for name in lexicon.data("context")[section]:
                 if lexicon.pattern("context", f"{section}.{name}").search(text):
@@ -248,11 +182,13 @@ class RuleSlotReader:
 
     # -- intent -----------------------------------------------------------------------------
     @staticmethod
-    def _read_intent(text: str, d: _Draft) -> None:
+    def _read_intent(text: str, d: Draft) -> None:
         # "놔두고", "남겨두고" mark apps kept out of the rule, not a verb of the rule itself.
         keep = lexicon.pattern("markers", "keep")
         for w in words(text):
-            if any(keep.fullmatch(f) for f in tails(w.text)):
+            # "켜 해두고", "꺼두고": a verb left as it is (두다), not "X 두고" keeping X out.
+            if any(keep.fullmatch(f) and not w.text[: len(w.text) - len(f)].endswith(("해", "켜", "꺼"))
+                   for f in tails(w.text)):
                 text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
         d.cue_spans = [
             (m.start(), m.end())
@@ -283,7 +219,7 @@ class RuleSlotReader:
 
     # -- targets ----------------------------------------------------------------------------
     def _read_targets(
-        self, text: str, clause_end: int, installed: InstalledIndex, d: _Draft,
+        self, text: str, clause_end: int, installed: InstalledIndex, d: Draft,
         *, remark_at: int | None = None,
     ) -> None:
         ws = words(text)
@@ -319,7 +255,7 @@ class RuleSlotReader:
 
     def _exclude_misspelt(
         self, ws: list[Word], found: list[tuple[int, AppMatch | Unresolved]],
-        excluded_at: set[int], d: _Draft,
+        excluded_at: set[int], d: Draft,
     ) -> None:
         """Apps read only among the leftovers (misspelt: "쓸랙 팀쯔 빼고 다 꺼") before an exception
         word are kept out too, like the table's names before it."""
@@ -328,17 +264,21 @@ class RuleSlotReader:
         if not placed:
             return
         now_out = self._exclusions(ws, [*found, *placed]) - excluded_at
-        for i, res in placed:
+        # The table's names before a misspelt one are kept out with it ("쿠팡이츠 요기요
+        # 채널관리자 빼고": the walk back from 빼고 stopped at the word not yet read as an app).
+        for i, res in every:
             if i not in now_out:
                 continue
             d.apps = [(j, m) for j, m in d.apps if j != i]
             d.unresolved = [(j, u) for j, u in d.unresolved if j != i]
             d.excluded.append(ws[i].text)
             d.kept.append((i, res))
+            a, b = d.text.span_in_source(ws[i].start, ws[i].end)
+            d.spans = [x for x in d.spans if not (x.kind == "app" and (x.start, x.end) == (a, b))]
             d.mark(ws[i].start, ws[i].end, "exclusion", _label_of(res))
 
     def _find_apps(
-        self, ws: list[Word], installed: InstalledIndex, d: _Draft
+        self, ws: list[Word], installed: InstalledIndex, d: Draft
     ) -> tuple[list[tuple[int, AppMatch | Unresolved]], list[int]]:
         """Apps by table lookup, longest n-gram first ("네이버 지도" before "네이버")."""
         found: list[tuple[int, AppMatch | Unresolved]] = []
@@ -393,8 +333,11 @@ class RuleSlotReader:
                 continue
             k = i if glued else i - 1
             # "신한이랑 국민은행 알림 빼고": notification nouns may stand between app and marker.
+            between = lexicon.pattern("markers", "kept_between", anchored="^")
             while k >= 0 and not glued and ws[k].text and k not in app_at and (
                 is_notification_noun(ws[k].text) or ws[k].text in suffix_set()
+                # "쿠팡앱 하나만 열어두고": a count of the kept apps stands between too.
+                or bool(between.fullmatch(ws[k].text))
             ):
                 k -= 1
             # "Grab이랑 Uber 빼고": a particle split off a Latin name joins the list too.
@@ -413,7 +356,7 @@ class RuleSlotReader:
         in_reason: bool,
         after_verb: bool,
         installed: InstalledIndex,
-        d: _Draft,
+        d: Draft,
     ) -> None:
         w = ws[i]
         raw = w.text
@@ -431,11 +374,19 @@ class RuleSlotReader:
         if any(is_filler(f) for f in peel(raw)) or raw in suffix_set() or not key:
             d.mark(w.start, w.end, "filler")
             return
+        nxt = next((x.text for x in ws[i + 1 :] if x.text), "")
+        if key == "수" and nxt.startswith(("있", "없")):
+            d.mark(w.start, w.end, "filler")  # "꺼주실 수 있나요": can you, not a word of the rule
+            return
         markers = (lexicon.pattern("markers", "except"), lexicon.pattern("markers", "keep"))
         if any(rx.fullmatch(f) for rx in markers for f in peel(raw)):
             d.mark(w.start, w.end, "filler", "exception")
             return
-        if in_reason or _is_context_word(raw) or ends_reason_clause(raw):
+        if in_reason or _is_context_word(raw) or (
+            ends_reason_clause(raw) and not joins_commands(raw)
+        ):
+            if lexicon.pattern("context", "talk_end.endings", anchored="$").search(raw):
+                d.predicates.append(raw)  # "보다가": what the user did, a verb of no intent
             d.mark(w.start, w.end, "context")
             return
         if any(a < w.end and w.start < b for a, b in d.cue_spans):
@@ -507,7 +458,7 @@ class RuleSlotReader:
         return bool(nxt) and any(self._mapper.is_app_word(f) for f in peel(nxt))
 
     @staticmethod
-    def _apply_exclusions(d: _Draft) -> None:
+    def _apply_exclusions(d: Draft) -> None:
         """"X 빼고 다 꺼줘": with nothing else named, the kept apps are the target.
 
         The verb flips (only X gets through; "X 빼고 다 받을래" silences X). With something else
@@ -533,7 +484,7 @@ class RuleSlotReader:
         ]
 
     @staticmethod
-    def _drop_generic_app_words(d: _Draft) -> None:
+    def _drop_generic_app_words(d: Draft) -> None:
         """'메시지' beside another app is a generic noun ("카톡 메세지 알림"), not the Messages app."""
         if len(d.apps) < 2:
             return
@@ -543,7 +494,7 @@ class RuleSlotReader:
             d.apps = keep
 
 
-def _blank_laughter(text: str, d: _Draft) -> str:
+def _blank_laughter(text: str, d: Draft) -> str:
     """"ㅋㅋ", "ㅠㅠ", "^^" glued to a word ("슬랙ㅋㅋ") are filler, not part of the word."""
 
     def take(m: re.Match[str]) -> str:

@@ -67,8 +67,8 @@ def latin_skeleton(word: str) -> str:
     """The consonant classes of a Latin name as Korean would write them ("Airbnb" → "BNB").
 
     ".com" is said "dot com"; an "r" with no vowel after it is silent (non-rhotic, as Korean
-    loanwords write English), an "h" after a consonant or before none is silent, "c" before
-    e/i/y is S.
+    loanwords write English), an "h" after a consonant or before none is silent (between
+    vowels it is ㅎ), "gh" before t or at the end is silent, "c" before e/i/y is S.
     """
     text = word.lower().replace(".com", " dot com").replace("&", " and ")
     out: list[str] = []
@@ -80,6 +80,9 @@ def latin_skeleton(word: str) -> str:
             if three == "tio":  # "Notion": 노션
                 out.append("S")
                 i += 2
+                continue
+            if two == "gh" and i > 0 and part[i + 2 : i + 3] in ("", "t"):
+                i += 2  # "Lightroom": 라이트룸; "gh" before t or at the end is not said
                 continue
             if two == "ng" and part[i + 2 : i + 3] in _VOWELS:  # "Duolingo": 듀오링고
                 out.append("GK")
@@ -96,8 +99,8 @@ def latin_skeleton(word: str) -> str:
                 pass
             elif c == "r" and nxt not in _VOWELS:
                 pass
-            elif c == "h" and (i > 0 or nxt not in _VOWELS):
-                pass
+            elif c == "h" and (nxt not in _VOWELS or (i > 0 and part[i - 1] not in _VOWELS)):
+                pass  # "John": silent after a consonant or before one; "Behance": 비핸스
             elif c == "c" and nxt in ("e", "i", "y"):
                 out.append("S")
             else:

@@ -44,11 +44,11 @@ _LATIN_KEY = re.compile(r"[a-z0-9가-힣]*[a-z][a-z0-9가-힣]*")
 # Characters a verb ending is made of ("꺼" + "줘", "받" + "을래요", "막" + "아주셈").
 _ENDING_CHARS = frozenset(
     "줘주세요게고해하지마말아어라셈욤용조줭래자기는을음다요네야죠서도봐놔둬버려싶달면시되돼겠"
-    "습니까쇼랑줄래요봐요히여염켜ㅋㅎㅠㅜㄱㅇ"
+    "습니까쇼랑줄래요봐요히여염켜궁엽당욧옹잉유놓ㅋㅎㅠㅜㄱㅇ"
 )
 
 _APPROX = ("한", "약")
-_STANDALONE_SYLLABLES = ("다", "좀", "싹", "폰", "앱", "중", "땐", "음")
+_STANDALONE_SYLLABLES = ("다", "좀", "싹", "폰", "앱", "중", "땐", "음", "쭉")
 
 _START, _CONTENT, _PARTICLE_K, _VERB, _OTHER, _UNKNOWN_K, _SHORT = range(7)
 
@@ -127,6 +127,7 @@ def _runs(text: str, apps: frozenset[str]) -> Iterator[tuple[re.Match[str], int 
 
 
 _LATIN_RUN = re.compile(r"[A-Za-z]+")
+_SLASHED = re.compile(r"\s*/\s*")
 
 
 class Respacer:
@@ -144,9 +145,12 @@ class Respacer:
 
     def respace(self, text: str, extra_apps: Iterable[str] = ()) -> MappedText:
         """`text` with spaces inserted between the known words of each Hangul run."""
+        # A label written with a slash ("다른 기기에서도 전화/문자하기") is cut into runs there:
+        # each side is a piece of its own, so the words glued after it are found.
+        labels = [p for w in extra_apps for p in (w, *(_SLASHED.split(w) if "/" in w else ())) if p]
         apps = self._apps | {
             k
-            for k in (lexicon.normalise(w) for w in extra_apps)
+            for k in (lexicon.normalise(w) for w in labels)
             if _HANGUL_RUN.fullmatch(k) or _LATIN_KEY.fullmatch(k)
         }
         out: list[str] = []
@@ -181,8 +185,12 @@ class Respacer:
                 and run.end() < len(text)
                 and (text[run.end()] == TIME_GAP or text[run.end()].isdigit())
             )
-            if latin and (len(run.group(0)) < 6 or run.group(0).lower() in apps):
-                # One short Latin word or a known name, kept whole; the reader splits scripts.
+            if latin and (
+                (len(run.group(0)) < 6 and _LATIN_RUN.fullmatch(run.group(0)))
+                or run.group(0).lower() in apps
+            ):
+                # One short Latin word or a known name, kept whole; the reader splits scripts
+                # ("t맵막아줘" is no Latin word: it is segmented, "t맵" an app before the verb).
                 pieces = [_Piece(0, len(run.group(0)), _CONTENT)]
             else:
                 seg = run.group(0).lower() if latin else run.group(0)
@@ -245,7 +253,12 @@ class Respacer:
                         continue
                     if kind == _SHORT and prev_kind == _UNKNOWN_K:
                         continue
-                    extra = _APP_TOUCHES_UNKNOWN if kind == _CONTENT and prev_kind == _UNKNOWN_K else 0
+                    # A long app name ("배달민족") is no accident of the syllables around it.
+                    extra = (
+                        _APP_TOUCHES_UNKNOWN
+                        if kind == _CONTENT and prev_kind == _UNKNOWN_K and end - i < 4
+                        else 0
+                    )
                     self._relax(best, end, kind, cost + c + extra, i, prev_kind)
                 if prev_kind == _SHORT:
                     continue  # a one-syllable word may not touch an unknown stretch
@@ -253,7 +266,7 @@ class Respacer:
                     c = _UNKNOWN + _UNKNOWN_PER_CHAR * (end - i)
                     if end - i == 1:
                         c += _UNKNOWN_ONE_SYLLABLE
-                    if prev_kind == _CONTENT:
+                    if prev_kind == _CONTENT and not _long_app_ends_at(best, i):
                         c += _APP_TOUCHES_UNKNOWN
                     self._relax(best, end, _UNKNOWN_K, cost + c, i, prev_kind)
         end_kind = min(best[n], key=lambda k: best[n][k][0], default=None)
@@ -283,6 +296,13 @@ class Respacer:
         old = best[end].get(kind)
         if old is None or cost < old[0]:
             best[end][kind] = (cost, start, prev_kind)
+
+
+def _long_app_ends_at(best: list[dict[int, tuple[float, int, int]]], i: int) -> bool:
+    """Whether the cheapest cover of the run up to `i` ends in an app name of four syllables or
+    more: an unknown word may follow it without the penalty a short name pays."""
+    entry = best[i].get(_CONTENT)
+    return entry is not None and i - entry[1] >= 4
 
 
 def _merge_unknown(pieces: list[_Piece]) -> list[_Piece]:

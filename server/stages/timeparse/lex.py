@@ -112,6 +112,9 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"(?P<named>정오|자정|{en(_EN_NAMED)})",
                 rf"(?P<nextlen>(?<!다)다음\s*(?P<nl_n>{_NUM_RE}|[일이구])\s*(?P<nl_u>{unit}))",
                 r"(?P<durspecial>일주일|이주일|삼주일|하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)",
+                # "반 시간만" (half an hour): 반 in front, where "1시간 반" puts it after.
+                # Glued text puts a word before it ("알림반시간"); "절반", "일반", "과반" are others.
+                r"(?P<halfhour>(?<![\d절일과후전초중위상하월])반\s*시간(?!표))",
                 rf"(?P<dur>(?<![\d.:])(?P<dn>{_NUM_RE})\s*(?P<du>{unit}))",
                 r"(?P<dursmall>(?<![가-힣\d])(?P<ds_n>[일이구])\s*(?P<ds_u>분|초)"
                 r"(?=\s*(?:안|내|동안|간|뒤|후|만에)))",

@@ -271,6 +271,10 @@ def _tok_named(text: str, m: re.Match[str]) -> list[_Token]:
     return [_Token("clock", m.start(), m.end(), clock=clock, word=word)]
 
 
+def _tok_halfhour(text: str, m: re.Match[str]) -> list[_Token]:
+    return [_Token("dur", m.start(), m.end(), length=_Length(seconds=1800), word=m.group(0))]
+
+
 def _tok_durspecial(text: str, m: re.Match[str]) -> list[_Token]:
     word = m.group(0)
     tok = _Token(
@@ -384,6 +388,7 @@ _BUILDERS: dict[str, _Builder] = {
     "named": _tok_named,
     "nextlen": _tok_nextlen,
     "durspecial": _tok_durspecial,
+    "halfhour": _tok_halfhour,
     "dur": _tok_dur,
     "dursmall": _tok_dursmall,
     "daypart": _tok_daypart,
