@@ -204,16 +204,21 @@ class Pipeline:
         """`text` with the app names a time span cuts into blanked (unchanged if none).
 
         "2시간 에브리타임": "에" is no marker; "2시간 내 파일": "내" (within) is part of the
-        app "내 파일". An app name that straddles a span's edge wins over the time reading.
+        app "내 파일". An app name that straddles a span's edge wins over the time reading,
+        unless it starts inside a marker of two syllables: "자정까지멜론" holds no 지멜.
         """
         if not spans:
             return text
         folded = text.casefold()
+        pairs = lexicon.words("reading", "time_marker_pairs")
         for word in (*installed.labels, *self._app_names):
             key = word.casefold()
             at = folded.find(key)
             while at >= 0:
                 end = at + len(key)
+                if folded[max(0, at - 1) : at + 1] in pairs:
+                    at = folded.find(key, end)
+                    continue
                 if any(at < s.end and s.start < end and not (s.start <= at and end <= s.end)
                        for s in spans):
                     text = text[:at] + " " * len(key) + text[end:]
@@ -329,14 +334,14 @@ class Pipeline:
             # Each turn is read by the model on its own words and time spans; the merge is
             # code's. The joined text of two turns is no sentence the model could read (and
             # the time spans are the new turn's, so its time words would become keywords).
-            merged = pending.merge(first, self._with_model(turn, installed, run))
+            merged = pending.merge(first, self._with_model(turn, installed, run), now)
         else:
             if "target" in turn.slots.unsure:
                 # Words of the new turn code could not place ("아니 반대로 디코만 받게"): the model
                 # reads them in the turn's own sentence, as it would a fresh command.
                 own = replace(turn.slots, unsure=frozenset({"target"}))
                 turn = self._with_model(replace(turn, slots=own), installed, run)
-            merged = self._with_model(pending.merge(first, turn), installed, run)
+            merged = self._with_model(pending.merge(first, turn, now), installed, run)
         return self._rule(replace(merged, llm_calls=merged.llm_calls + calls), now, pend, action,
                           run)
 

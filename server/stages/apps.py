@@ -516,7 +516,8 @@ class AppMapper:
 
     def sounds_like(self, word: str, installed: InstalledIndex) -> AppRef | None:
         """The one installed app whose label, in the other script, sounds like `word` ("부킹닷컴"
-        for Booking.com, "핏빗" for Fitbit): for device apps the table has no words for. Apps
+        for Booking.com, "핏빗" for Fitbit), or whose label's first words do ("가민" for Garmin
+        Connect, "나이키런" for Nike Run Club): for device apps the table has no words for. Apps
         the table knows are left to the table and its misspellings, and two apps that both
         sound like the word are neither."""
         known = set(self.answer_names(installed).values())
@@ -524,7 +525,9 @@ class AppMapper:
             a for a in installed.apps
             if a not in known and not self._table.words_of(a.label)
             and normalise(a.label) not in self._table.word_to_label
-            and sounds_alike(word, a.label)
+            and (sounds_alike(word, a.label) or any(
+                sounds_alike(word, part) for part in _leading_parts(a.label)
+            ))
         }
         return next(iter(found)) if len(found) == 1 else None
 
@@ -566,3 +569,14 @@ def load_catalog(path: Path | None = None) -> tuple[AppRef, ...]:
     path = path or resources.path("apps_galaxy_ko.json")
     raw = json.loads(path.read_text(encoding="utf-8"))
     return tuple(AppRef(label=a["name"], package=a["packageName"]) for a in raw)
+
+
+def _leading_parts(label: str) -> list[str]:
+    """A Latin label's first words, as people name an app without the rest ("Garmin" of Garmin
+    Connect): four letters or more, none an ordinary word of labels (label_part_stop)."""
+    ws = label.split()
+    if len(ws) < 2 or not re.fullmatch(r"[A-Za-z0-9 .&'+-]+", label):
+        return []
+    stop = lexicon.words("markers", "label_part_stop")
+    parts = [" ".join(ws[:k]) for k in range(1, len(ws))]
+    return [p for p in parts if len(normalise(p)) >= 4 and normalise(p) not in stop]

@@ -407,9 +407,13 @@ def combine(
         # either: the model's reading drops a word the user wrote; code's reading accounts for
         # it (the table names it exactly), so the app joins the rule (the model drops the last
         # of three or more apps, and answers 기타 for a device's own app it never saw).
+        # An app code found by the embeddings is kept too where the model named, in its place,
+        # an app no word of the prompt accounts for ("메론": code 멜론, the model 메시지).
+        swapped = len(taken) < len(distinct)
         kept = tuple(
             m for m in r.apps
-            if m.method in _READ_METHODS and m.app not in taken and m.word not in kws
+            if (m.method in _READ_METHODS or (swapped and m.method == "embedding"))
+            and m.app not in taken and m.word not in kws
             and not any(m.app == a for a in named)
         )
         kept = tuple(m for i, m in enumerate(kept) if m.app not in {k.app for k in kept[:i]})
@@ -457,18 +461,37 @@ def combine(
         return reading, "model"
     have = {m.app for m in r.apps}
     said_apps = {a for a in named if a is not None}
-    new_apps = [a for a in named if a is not None and a not in have]
+    # An app the user kept out ("테슬라 티맵 전화 빼고 다 꺼") is no app for another word: the
+    # model names the kept apps as the ones let through, and placing one for a word code could
+    # not read ("시작") had muted it.
+    new_apps = [a for a in named if a is not None and a not in have and a not in r.kept_out]
+    # A keyword the model made of a word code could not read is no topic code knows: a word
+    # standing where no target does ("주실 수 있을까요") is no keyword at all, and one standing
+    # where a target does ("런데이알림": an app the device lacks) is asked about — over the
+    # project's sets no such keyword was ever right, and a keyword of an app's name silences
+    # the wrong notifications.
+    loose_kws = [k for k in kws if k not in r.content and k in r.loose_words]
+    unread_kws = [
+        k for k in kws if k not in r.content and k not in loose_kws and k in r.unknown_words
+    ]
+    kws = tuple(k for k in kws if k not in loose_kws and k not in unread_kws)
     content = r.content + tuple(k for k in kws if k not in r.content)
-    unplaced = [w for w in r.unknown_words if w not in kws]
+    unplaced = [w for w in r.unknown_words if w not in kws and w not in unread_kws]
     placed = list(r.apps)
     asked = list(r.unresolved)
     ignored: list[str] = []
     no_other_app = OTHER_APP_WORD not in (said.apps or ())
     asked += [Unresolved(word=k, known_as=None) for k in doubtful if k not in unplaced]
+    asked += [Unresolved(word=k, known_as=None) for k in unread_kws if k not in doubtful]
     for word in unplaced:
         # An app of the same family is not the word's app ("네이트온" is no 네이버).
         likely = [x for x in plausible(word, installed) if not sibling(word, x)]
-        a = next((x for x in new_apps if x in likely), None)
+        # The model's app is the word's app where the embeddings put it first, or where the word
+        # is one of its names or one jamo off one ("쿠팽" for 쿠팡, which the model named).
+        a = next((
+            x for x in new_apps
+            if x in likely or (accounts_for(word, x) and not sibling(word, x))
+        ), None)
         glued = apps_in(word) if a is None else []
         if a is None and _glued_names_taken(word, glued, list(said_apps)):
             # A glued run whose names the table finds whole and the model named too, a

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from notillm_local import lexicon
 from notillm_local.contract.schemas import PendingAction
 from notillm_local.stages.reading import SlotReading
+from notillm_local.stages.timeparse import TimeAxis, TimeOutcome, TimeResult, parse_time
 from notillm_local.stages.turn import Turn
 
 
@@ -40,7 +42,11 @@ class TurnSignals:
             has_unknown_words=bool(s.unknown_words),
             names_all=turn.names_all,
             original_has_time=original.has_time,
-            adds_apps=bool(s.apps or s.unresolved) and adds_to(turn),
+            # "디코랑 유튜브 둘 다" after "디스코드 알림 꺼주세요": the earlier apps and more.
+            adds_apps=bool(s.apps or s.unresolved) and (adds_to(turn) or (
+                bool(original.slots.apps)
+                and set(s.app_refs()) > set(original.slots.app_refs())
+            )),
             reverses=bool(s.apps) and set(s.app_refs()) == set(original.slots.app_refs())
             and None not in (s.mute, original.slots.mute) and s.mute != original.slots.mute,
         )
@@ -145,7 +151,7 @@ def adds_to(turn: Turn) -> bool:
     return any(lexicon.normalise(w) in words for w in turn.text.split())
 
 
-def merge(first: Turn, turn: Turn) -> Turn:
+def merge(first: Turn, turn: Turn, now: datetime | None = None) -> Turn:
     """The earlier command with the new turn's values winning wherever the turn has one."""
     a, b = first.slots, turn.slots
     b_names = bool(b.apps or b.unresolved)
@@ -170,8 +176,27 @@ def merge(first: Turn, turn: Turn) -> Turn:
         spans=b.spans,
     )
     time = turn.time if turn.has_time else first.time
+    if now is not None and turn.has_time:
+        time = _hours_of_recurrence(first.time, turn.time, now) or time
     return replace(turn, text=f"{first.text} {turn.text}", time=time, slots=slots,
                    llm_calls=first.llm_calls + turn.llm_calls)
+
+
+def _hours_of_recurrence(first: TimeResult, then: TimeResult, now: datetime) -> TimeResult | None:
+    """"매주 토일 알림 다 끄고 싶어" → "아침 8시부터 낮 12시까지": the hours of the days the earlier
+    command repeats on, not a one-off window tomorrow. Read as one time phrase, the earlier
+    command's days first; None where the two do not make one repeating time."""
+    if first.axis not in (TimeAxis.WEEKLY, TimeAxis.DAILY) or not first.spans:
+        return None
+    if then.axis not in (TimeAxis.WINDOW, TimeAxis.UNTIL_ABSOLUTE) or not then.spans:
+        return None
+    if first.condition is not None and first.condition.window_start != first.condition.window_end:
+        return None  # the earlier command named its hours already: the new ones replace them
+    text = " ".join(s.text for s in (*first.spans, *then.spans))
+    joined = parse_time(text, now)
+    if joined.outcome is not TimeOutcome.OK or joined.axis is not first.axis:
+        return None
+    return replace(joined, spans=then.spans)
 
 
 class PendingClassifier:

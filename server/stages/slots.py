@@ -316,8 +316,21 @@ class RuleSlotReader:
         marker = lexicon.pattern("markers", "except")
         keep = lexicon.pattern("markers", "keep")
         app_at = {i for i, _ in found}
+        tail = lexicon.pattern("markers", "except_before_tail")
         out: set[int] = set()
         for i, w in enumerate(ws):
+            if i not in app_at and _except_before(ws, i):
+                # "all off except 카톡, 슬랙": English names the kept apps after the marker.
+                k = i + 1
+                if k < len(ws) and tail.fullmatch(ws[k].text.lower()):
+                    k += 1  # except for, other than
+                while k < len(ws) and (k in app_at or not ws[k].text or (
+                    ws[k].text.lower() in (*CONJUNCTIONS, "and", "or") and k + 1 in app_at
+                )):
+                    if ws[k].text and k in app_at:
+                        out.add(k)
+                    k += 1
+                continue
             forms = peel(w.text)
             glued = i in app_at and any(
                 marker.fullmatch(w.text[len(f) :]) or keep.fullmatch(w.text[len(f) :])
@@ -379,7 +392,13 @@ class RuleSlotReader:
             d.mark(w.start, w.end, "filler")  # "꺼주실 수 있나요": can you, not a word of the rule
             return
         markers = (lexicon.pattern("markers", "except"), lexicon.pattern("markers", "keep"))
-        if any(rx.fullmatch(f) for rx in markers for f in peel(raw)):
+        tail = lexicon.pattern("markers", "except_before_tail")
+        if any(rx.fullmatch(f) for rx in markers for f in peel(raw)) or (
+            _except_before(ws, i) and (
+                self._next_is_app(ws, i)
+                or (i + 1 < len(ws) and bool(tail.fullmatch(ws[i + 1].text.lower())))
+            )
+        ) or (i > 0 and _except_before(ws, i - 1) and tail.fullmatch(raw.lower())):
             d.mark(w.start, w.end, "filler", "exception")
             return
         if in_reason or _is_context_word(raw) or (
@@ -534,3 +553,16 @@ def _predicate_start(text: str, ws: list[Word]) -> int:
         if w.end > at:
             return k
     return len(ws)
+
+
+def _except_before(ws: list[Word], i: int) -> bool:
+    """An English exception word, which stands before the kept apps ("all off except 카톡",
+    "mute all but 카톡": "but" only after "all", which English has read as 모든)."""
+    text = ws[i].text.lower()
+    if lexicon.pattern("markers", "except_before").fullmatch(text):
+        return True
+    prev = next((w.text for w in reversed(ws[:i]) if w.text), "")
+    return bool(
+        lexicon.pattern("markers", "except_after_all").fullmatch(text)
+        and lexicon.pattern("markers", "all").fullmatch(prev)
+    )

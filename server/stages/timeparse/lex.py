@@ -52,6 +52,7 @@ from notillm_local.stages.timeparse.vocabulary import (
     _WDN,
     _YEAR_RE,
     _en_alt,
+    english_numbers_as_digits,
 )
 
 
@@ -135,7 +136,8 @@ def _mask_quotes(text: str) -> str:
 
 
 def _scan_text(text: str) -> str:
-    return _mask_quotes(text).translate(_ASCII_LOWER)
+    scan = _mask_quotes(text).translate(_ASCII_LOWER)
+    return english_numbers_as_digits(scan) if _LATIN.search(scan) else scan
 
 
 def _lex(scan: str) -> list[_Token]:

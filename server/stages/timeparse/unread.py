@@ -22,7 +22,7 @@ _HOLIDAYS = (
 )
 _UNREAD_STRONG = re.compile(
     rf"격주|다다음\s*(?:주|달)?|말일|월말|월초|연말|연초|초순|중순|하순|주초|매달|매월|매년"
-    rf"|반나절|한나절|분기"
+    rf"|반나절|한나절|분기|(?:이|요|그)\s*맘\s*때"
     rf"|(?<![가-힣\d])시간\s*반|(?<![가-힣\d])시반|{_HOLIDAYS}|{_en_alt(_EN['time_zones'])}"
 )
 _WEAK_WORDS = (

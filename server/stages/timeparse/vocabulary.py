@@ -151,7 +151,7 @@ _FILLER = re.compile(
 )
 _MARKER = re.compile(
     r"\s*(?P<mk>까지만|까지|전까지|이전까지|전부터|전에|이전에|이전|에서\s*부터|부터|에서|이후로|이후부터"
-    r"|이후|넘어서|지나서|지나고|지난\s*후|뒤부터|뒤에|뒤|후부터|후에|후|있다가|있다|이따가|동안"
+    r"|이후|넘어서|지나서|지나고|지나면|지난\s*후|뒤부터|뒤에|뒤|후부터|후에|후|있다가|있다|이따가|동안"
     r"|내내|간|만|사이에|사이|마다|에는|안에|이내에|이내|내에|내(?![가-힣])"
     r"|안(?!\s*[보울오받뜨들나와가켜꺼되하])|전(?![가-힣])|에|~|-|–|〜)"
 )
@@ -161,6 +161,32 @@ _AFTER_DELAY = re.compile(r"\s*(?P<mk>까지|부터|동안)")
 _LEN_FOLLOW = re.compile(r"\s*(?:동안|간|만에|만|뒤|후|안|내|이내|내내)")
 _EN_PREFIX_RE = re.compile(rf"(?P<pw>{_en_alt(_EN_PREFIX)})\s*$")
 _PREFIX_FILLER_RE = re.compile(rf"(?:(?<![가-힣])(?:약|대략)|{_en_alt(_EN['prefix_fillers'])})\s*$")
+# English number words before a unit, and "half an hour": rewritten in place, as digits padded
+# with blanks to the same length, so that the scan reads "two hours" as "2 hours" and every
+# offset stays valid.
+_EN_NUMBER = _en_map(_EN["number_words"])
+_EN_NUMBER_RE = re.compile(
+    rf"(?P<n>{_en_alt(_EN_NUMBER)})(?=[\s-]*(?:{_en_alt(_EN_UNIT)}))"
+    rf"|(?P<half>{_en_alt(_EN['half_hour'])})"
+    rf"|(?<=[a-z])(?P<andhalf>\s+and\s+a\s+half)(?![a-z])"
+)
+
+
+def english_numbers_as_digits(scan: str) -> str:
+    """"two hours" -> "2   hours", "half an hour" -> "30      m", "and a half" -> "반", padded
+    to the same length so that the time's span covers the whole phrase."""
+
+    def digits(m: re.Match[str]) -> str:
+        text = m.group(0)
+        if m.group("andhalf"):
+            return "반".rjust(len(text))  # "an hour and a half": 1시간 반
+        if m.group("half"):
+            return "30" + "m".rjust(len(text) - 2)
+        return _EN_NUMBER[" ".join(text.replace("-", " ").split())].ljust(len(text))
+
+    return _EN_NUMBER_RE.sub(digits, scan)
+
+
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”|「[^」]*」|『[^』]*』|`[^`]*`")
 _LEFT_WORDS = (
     "오전",
@@ -234,6 +260,7 @@ _DELAY_MARKS = {
     "이따가",
     "지나서",
     "지나고",
+    "지나면",  # "20분 지나면 두 시간 동안": once 20 minutes have passed
     "지난후",
 }
 _LEN_MARKS = {"동안", "내내", "간", "만", "까지만", "까지"}
