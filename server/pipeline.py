@@ -47,6 +47,7 @@ from notillm_local.stages.trace import spans_of
 from notillm_local.stages.turn import Turn
 
 logger = logging.getLogger(__name__)
+_HANGUL_RUN = re.compile(r"[가-힣]+")
 
 _HANGUL = re.compile(r"[가-힣]+")
 
@@ -232,7 +233,7 @@ class Pipeline:
         """`text` with a misspelt app name blanked where a time span starts inside it
         ("지매일": 지메일 with a wrong vowel, not 지 + 매일 "every day")."""
         mapper = self._extractor.mapper
-        hangul = re.compile(r"[가-힣]+")
+        hangul = _HANGUL_RUN
         for span in spans:
             start = span.start
             if not hangul.match(text, start):

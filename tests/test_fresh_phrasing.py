@@ -11,14 +11,13 @@ from datetime import datetime
 
 import pytest
 
-from notillm_local.contract.schemas import HandleRequest, InstalledApp
 from notillm_local.domain import AppMatch, AppRef
 from notillm_local.stages.apps import InstalledIndex, Unresolved, letters_spelt
 from notillm_local.stages.extract import ModelAnswer, combine
 from notillm_local.stages.pending import replaces
-from notillm_local.stages.slots import RuleSlotReader
 from notillm_local.stages.sound import latin_skeleton, sounds_alike
 from notillm_local.stages.timeparse import TimeOutcome, parse_time
+from tests.phrasing import ask, read
 
 NOW = "2032-03-10T13:45:00+09:00"
 DESIGNER = InstalledIndex.of([
@@ -40,13 +39,7 @@ FOREIGN = InstalledIndex.of([
 
 
 def _ask(service, prompt: str, installed: InstalledIndex | None = None, **kw):
-    apps = None if installed is None else [
-        InstalledApp(name=a.label, packageName=a.package) for a in installed.apps]
-    return service.handle(HandleRequest(prompt=prompt, currentTime=NOW, installedApps=apps, **kw))
-
-
-def _read(table_mapper, text: str, installed: InstalledIndex):
-    return RuleSlotReader(table_mapper).read(text, installed)
+    return ask(service, prompt, NOW, installed, **kw)
 
 
 # --------------------------------------------------------------------------- exceptions
@@ -57,7 +50,7 @@ def test_the_exception_turns_the_verb_round_after_the_model_placed_the_other_wor
 ) -> None:
     """"지메일 빼고 다 꺼주세엽": code waits with the turn of the verb while a word is unread; once
     the model has placed it nowhere, only the kept app gets through (it had muted everything)."""
-    r = _read(table_mapper, "지메일 빼고 다 꺼주세욥욥", default_index)
+    r = read(table_mapper, "지메일 빼고 다 꺼주세욥욥", default_index)
     assert r.kept and r.mute is True and r.unknown_words, r
     said = ModelAnswer(intent=None, apps=(), keywords=())
     out, _ = combine(r, said, default_index, full=False)
@@ -75,7 +68,7 @@ def test_the_exception_turns_the_verb_round_after_the_model_placed_the_other_wor
 def test_a_kept_app_that_is_not_installed_is_asked_about_not_silenced(
     table_mapper, default_index
 ) -> None:
-    r = _read(table_mapper, "라인 빼고 다 꺼주세욥욥", default_index)
+    r = read(table_mapper, "라인 빼고 다 꺼주세욥욥", default_index)
     out, _ = combine(r, ModelAnswer(apps=(), keywords=()), default_index, full=False)
     assert [u.word for u in out.unresolved] == ["라인"] and not out.apps
 
@@ -85,7 +78,7 @@ def test_a_kept_app_that_is_not_installed_is_asked_about_not_silenced(
     ("쿠팡앱하나만열어두고나머지다막아", ["쿠팡"]),
 ])
 def test_keep_markers_people_type(table_mapper, default_index, text, kept) -> None:
-    r = _read(table_mapper, text, default_index)
+    r = read(table_mapper, text, default_index)
     if r.all_but:  # "X 하나만 열어두고 나머지 다": only X gets through
         assert r.mute is False and [m.app.label for m in r.apps] == kept
     else:
@@ -97,7 +90,7 @@ def test_keep_markers_people_type(table_mapper, default_index, text, kept) -> No
 def test_every_app_before_the_exception_is_kept_out_when_one_was_read_late(table_mapper) -> None:
     """"쿠팡이츠 요기요 채널관리자 빼고 다": the last name is found only after the table's names; the
     walk back from 빼고 had stopped at it and left the other two muted."""
-    r = _read(table_mapper, "쿠팡이츠 요기요 채널관리자 빼고 다 꺼줘", SHOP)
+    r = read(table_mapper, "쿠팡이츠 요기요 채널관리자 빼고 다 꺼줘", SHOP)
     assert r.mute is False and r.all_but
     assert [m.app.label for m in r.apps] == ["쿠팡이츠", "요기요", "카카오톡 채널 관리자"]
 
@@ -146,14 +139,14 @@ def test_a_label_named_without_its_brand(table_mapper) -> None:
 
 def test_a_name_with_a_copula_is_still_a_name(table_mapper, default_index) -> None:
     """"디코였어": the copula made it read as a verb, and the word was dropped (mute everything)."""
-    r = _read(table_mapper, "디코였어 두시간 꺼줘", default_index)
+    r = read(table_mapper, "디코였어 두시간 꺼줘", default_index)
     assert [m.app.label for m in r.apps] == ["Discord"]
 
 
 def test_a_sleep_word_does_not_swallow_an_app_name(table_mapper) -> None:
-    r = _read(table_mapper, "잘로랑 페메 알림 꺼주세요", FOREIGN)
+    r = read(table_mapper, "잘로랑 페메 알림 꺼주세요", FOREIGN)
     assert [m.app.label for m in r.apps] == ["Zalo", "Messenger"] and not r.unknown_words
-    r = _read(table_mapper, "일찍 잘래 카톡 꺼줘", FOREIGN)
+    r = read(table_mapper, "일찍 잘래 카톡 꺼줘", FOREIGN)
     assert [m.app.label for m in r.apps] == ["KakaoTalk"] and not r.unknown_words
 
 
@@ -161,7 +154,7 @@ def test_a_sleep_word_does_not_swallow_an_app_name(table_mapper) -> None:
 
 
 def test_model_mode_keeps_an_app_name_the_model_made_a_keyword(table_mapper) -> None:
-    r = _read(table_mapper, "쇼피 알림 꺼줘요", FOREIGN)
+    r = read(table_mapper, "쇼피 알림 꺼줘요", FOREIGN)
     out, _ = combine(r, ModelAnswer(intent="끄기", apps=(), keywords=("쇼피",)), FOREIGN, full=True)
     assert [m.app.label for m in out.apps] == ["Shopee"] and out.content == ()
 
@@ -169,7 +162,7 @@ def test_model_mode_keeps_an_app_name_the_model_made_a_keyword(table_mapper) -> 
 def test_model_mode_asks_rather_than_silence_everything(table_mapper, default_index) -> None:
     """The model answered "all" for "바이버 알림 꺼줘": the user never said all, and the word it
     dropped stands where a target does."""
-    r = _read(table_mapper, "바이버 알림 꺼주세요", default_index)
+    r = read(table_mapper, "바이버 알림 꺼주세요", default_index)
     assert r.unknown_words == ("바이버",) and not r.says_all
     out, how = combine(r, ModelAnswer(intent="끄기", apps=(), keywords=()), default_index,
                        full=True)
@@ -186,7 +179,7 @@ def test_model_mode_asks_rather_than_silence_everything(table_mapper, default_in
     ("토스카뱅알림꺼주라궁", True),
 ])
 def test_verbs_and_endings_people_type(table_mapper, default_index, text, mute) -> None:
-    r = _read(table_mapper, text, default_index)
+    r = read(table_mapper, text, default_index)
     assert r.mute is mute and not r.unknown_words, (text, r.unknown_words)
 
 
@@ -311,12 +304,12 @@ def test_follow_up_actions(service, original, text, action) -> None:
 
 def test_a_word_ending_in_da_is_no_everything(table_mapper, default_index) -> None:
     """"아니다 유튜브만 받고 다 꺼줘": the 다 of 아니다 is no second "all" (it read as a conflict)."""
-    r = _read(table_mapper, "아니다 유튜브만 받고 다 꺼줘", default_index)
+    r = read(table_mapper, "아니다 유튜브만 받고 다 꺼줘", default_index)
     assert not r.contradicts and r.mute is False and [m.app.label for m in r.apps] == ["YouTube"]
 
 
 def test_a_verb_left_on_is_no_keep_marker(table_mapper, default_index) -> None:
-    r = _read(table_mapper, "전화만 on 해두고 나머지는 silent", default_index)
+    r = read(table_mapper, "전화만 on 해두고 나머지는 silent", default_index)
     assert r.mute is False and [m.app.label for m in r.apps] == ["전화"]
 
 
@@ -333,7 +326,7 @@ def test_a_name_cut_short_is_the_one_app_it_opens(table_mapper) -> None:
 
 
 def test_model_mode_asks_about_a_listed_word_the_model_left_out(table_mapper, default_index) -> None:
-    r = _read(table_mapper, "카톡 뿌잉 인스타 알림 꺼줘", default_index)
+    r = read(table_mapper, "카톡 뿌잉 인스타 알림 꺼줘", default_index)
     assert r.unknown_words == ("뿌잉",) and "뿌잉" not in r.loose_words
     said = ModelAnswer(intent="끄기", apps=("카카오톡", "Instagram"), keywords=())
     out, how = combine(r, said, default_index, full=True)
@@ -346,7 +339,7 @@ def test_default_mode_places_a_glued_run_the_model_and_the_table_both_account_fo
     """"회의라카톡팀즈": code cannot split the run (the clause's 라 is glued to it); the model
     names 카카오톡 and Teams, the table finds both names whole inside the run, one syllable over —
     both readings agree, so the default mode answers as model mode does instead of asking."""
-    r = _read(table_mapper, "회의라카톡팀즈꺼줘", default_index)
+    r = read(table_mapper, "회의라카톡팀즈꺼줘", default_index)
     assert r.unknown_words and not r.apps
     inside = lambda w: table_mapper.apps_inside(w, default_index)  # noqa: E731
     both = ModelAnswer(intent=None, apps=("카카오톡", "Microsoft Teams"), keywords=())

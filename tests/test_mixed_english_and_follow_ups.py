@@ -6,17 +6,17 @@ the real reader, the real time parser and the real service (real GGUF, real ONNX
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
 
-from notillm_local.contract.schemas import HandleRequest, InstalledApp
 from notillm_local.domain import AppMatch, AppRef
 from notillm_local.stages.apps import InstalledIndex
 from notillm_local.stages.extract import ModelAnswer, combine
-from notillm_local.stages.slots import RuleSlotReader
 from notillm_local.stages.timeparse import TimeOutcome, parse_time
 from notillm_local.stages.timeparse.vocabulary import english_numbers_as_digits
+from tests.phrasing import ask, read
 
 NOW = "2033-03-10T13:45:00+09:00"
 RUNNER = InstalledIndex.of([
@@ -27,13 +27,7 @@ RUNNER = InstalledIndex.of([
 
 
 def _ask(service, prompt: str, installed: InstalledIndex | None = None, **kw):
-    apps = None if installed is None else [
-        InstalledApp(name=a.label, packageName=a.package) for a in installed.apps]
-    return service.handle(HandleRequest(prompt=prompt, currentTime=NOW, installedApps=apps, **kw))
-
-
-def _read(table_mapper, text: str, installed: InstalledIndex):
-    return RuleSlotReader(table_mapper).read(text, installed)
+    return ask(service, prompt, NOW, installed, **kw)
 
 
 # --------------------------------------------------------------------------- English times
@@ -110,7 +104,7 @@ def test_but_keeps_nothing_unless_it_follows_all(service) -> None:
 
 
 def test_oe_en_is_an_exception_word(table_mapper, default_index) -> None:
-    r = _read(table_mapper, "카톡외엔다막아", default_index)
+    r = read(table_mapper, "카톡외엔다막아", default_index)
     assert r.mute is False and [m.app.label for m in r.apps] == ["카카오톡"]
 
 
@@ -141,7 +135,7 @@ def test_a_runner_keeps_three_apps(service) -> None:
 def test_an_app_kept_out_is_never_the_app_of_another_word(table_mapper, default_index) -> None:
     """The model names the kept apps as the ones let through; placing one of them for a word code
     could not read ("시작") had muted it."""
-    r = _read(table_mapper, "장거리 운전 시작~ 티맵 전화 빼고 다 꺼", default_index)
+    r = read(table_mapper, "장거리 운전 시작~ 티맵 전화 빼고 다 꺼", default_index)
     assert r.kept_out and r.unknown_words
     phone = next(a for a in default_index.apps if a.label == "전화")
     said = ModelAnswer(intent=None, apps=("티맵", "전화"), keywords=())
@@ -152,7 +146,7 @@ def test_an_app_kept_out_is_never_the_app_of_another_word(table_mapper, default_
 def test_a_keyword_the_model_makes_of_an_unread_word_is_asked_about(
     table_mapper, default_index
 ) -> None:
-    r = _read(table_mapper, "런데이알림꺼줘", default_index)
+    r = read(table_mapper, "런데이알림꺼줘", default_index)
     assert r.unknown_words and not r.loose_words
     word = r.unknown_words[0]
     out, how = combine(r, ModelAnswer(intent=None, apps=(), keywords=(word,)), default_index,
@@ -161,7 +155,7 @@ def test_a_keyword_the_model_makes_of_an_unread_word_is_asked_about(
 
 
 def test_a_keyword_the_model_makes_of_a_loose_word_is_no_keyword(table_mapper, default_index) -> None:
-    r = _read(table_mapper, "'가격 제안' 오는 당근 알림은 꺼 주실 수 있을까요", default_index)
+    r = read(table_mapper, "'가격 제안' 오는 당근 알림은 꺼 주실 수 있을까요", default_index)
     assert "까요" in r.loose_words
     said = ModelAnswer(intent=None, apps=("당근",), keywords=("까요",))
     out, _ = combine(r, said, default_index, full=False)
@@ -169,7 +163,7 @@ def test_a_keyword_the_model_makes_of_a_loose_word_is_no_keyword(table_mapper, d
 
 
 def test_a_word_one_jamo_off_the_app_the_model_named(table_mapper, default_index) -> None:
-    r = _read(table_mapper, "쿠팽 베민 당근 알림 블락해줘", default_index)
+    r = read(table_mapper, "쿠팽 베민 당근 알림 블락해줘", default_index)
     assert "쿠팽" in r.unknown_words
     said = ModelAnswer(intent=None, apps=("쿠팡", "배달의민족", "당근"), keywords=())
     out, _ = combine(
@@ -192,15 +186,34 @@ def test_model_mode_keeps_codes_embedding_app_the_model_swapped_for_one_nobody_n
 ) -> None:
     melon = next(a for a in default_index.apps if a.label == "멜론")
     spotify = next(a for a in default_index.apps if a.label == "Spotify")
-    r = _read(table_mapper, "메론이랑 스포티파이 알림 꺼줘", default_index)
-    r = r.__class__(**{**r.__dict__, "apps": (
+    r = read(table_mapper, "메론이랑 스포티파이 알림 꺼줘", default_index)
+    # Code's reading as the embeddings give it (the table alone leaves 메론 unread).
+    r = replace(r, apps=(
         AppMatch(word="메론", app=melon, score=0.9, method="embedding"),
         *(m for m in r.apps if m.app == spotify),
-    ), "unknown_words": (), "loose_words": ()})
+    ), unknown_words=(), loose_words=())
     said = ModelAnswer(intent="끄기", apps=("메시지", "Spotify"), keywords=())
     out, how = combine(r, said, default_index, full=True,
                        mentioned=lambda a: a.label != "메시지")
     assert {m.app.label for m in out.apps} == {"멜론", "Spotify"} and how == "code-kept"
+
+
+def test_the_service_never_mutes_a_kept_app_for_a_word_it_could_not_read(service) -> None:
+    """Real model, real embeddings: whatever the answer (the kept apps let through, or a question
+    about "시작"), it never mutes an app the user kept ("시작" had become 전화, muted)."""
+    r = _ask(service, "장거리 운전 시작~ 티맵 전화 빼고 다 꺼 4시간 반")
+    if r.ok:
+        assert r.targetFixed is not None and r.targetFixed.mute is False
+        assert set(r.targetFixed.name) == {"TMAP", "전화"}
+    else:
+        assert r.failReason is not None and r.failReason.value == "app_unresolved"
+
+
+def test_the_service_asks_about_an_app_it_does_not_know_rather_than_keyword_it(service) -> None:
+    """Real model: "런데이알림" had become the keyword "런데", silencing whatever mentions it."""
+    r = _ask(service, "런데이알림1시간꺼줘")
+    assert not r.ok and r.failReason is not None and r.failReason.value == "app_unresolved"
+    assert r.targetFixed is None or not r.targetFixed.content
 
 
 # --------------------------------------------------------------------------- follow-ups

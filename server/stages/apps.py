@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from notillm_local import lexicon, resources
@@ -38,35 +38,23 @@ def _is_final(jamo: str) -> bool:
     return "\u11a8" <= jamo <= "\u11c2"
 
 
-# Initial consonants (NFD choseong) that differ only in force: ㄱㄲㅋ, ㄷㄸㅌ, ㅂㅃㅍ, ㅈㅉㅊ, ㅅㅆ.
-_FORCE_FAMILY = {
-    c: n for n, group in enumerate(("\u1100\u1101\u110f", "\u1103\u1104\u1110",
-                                    "\u1107\u1108\u1111", "\u110c\u110d\u110e",
-                                    "\u1109\u110a"))
+# Letters that are the same letter as said, so chat types one for the other: initial consonants
+# (NFD choseong) that differ only in force — ㄱㄲㅋ, ㄷㄸㅌ, ㅂㅃㅍ, ㅈㅉㅊ, ㅅㅆ ("카똑", "까톡") — and
+# vowels Korean no longer tells apart in speech — ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅞ/ㅚ ("벤드" for 밴드).
+_SAID_ALIKE = {
+    c: n for n, group in enumerate((
+        "\u1100\u1101\u110f", "\u1103\u1104\u1110", "\u1107\u1108\u1111",
+        "\u110c\u110d\u110e", "\u1109\u110a",
+        "\u1162\u1166", "\u1164\u1168", "\u116b\u1170\u116c",
+    ))
     for c in group
 }
 
 
-def _one_initial_harder(a: str, b: str) -> bool:
-    """Whether two jamo strings differ in exactly one initial consonant of the same family."""
+def _one_letter_said_alike(a: str, b: str) -> bool:
+    """Whether two jamo strings differ in exactly one letter, the two said alike (`_SAID_ALIKE`)."""
     diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    return len(diff) == 1 and _FORCE_FAMILY.get(diff[0][0], -1) == _FORCE_FAMILY.get(diff[0][1], -2)
-
-
-# Vowels Korean no longer tells apart in speech, so people type one for the other ("벤드" for
-# 밴드, "메세지" for 메시지's ㅔ/ㅐ): ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅞ/ㅚ.
-_SAME_SOUND_VOWEL = {
-    c: n for n, group in enumerate(("\u1162\u1166", "\u1164\u1168", "\u116b\u1170\u116c"))
-    for c in group
-}
-
-
-def _one_vowel_same_sound(a: str, b: str) -> bool:
-    """Whether two jamo strings differ in exactly one vowel that sounds the same."""
-    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    return len(diff) == 1 and (
-        _SAME_SOUND_VOWEL.get(diff[0][0], -1) == _SAME_SOUND_VOWEL.get(diff[0][1], -2)
-    )
+    return len(diff) == 1 and _SAID_ALIKE.get(diff[0][0], -1) == _SAID_ALIKE.get(diff[0][1], -2)
 
 
 def _jamo(word: str) -> str:
@@ -236,7 +224,7 @@ class AliasTable:
                 self.app_of(w): w
                 for k, w in zip(keys, words, strict=True)
                 if len(k) == len(query)
-                and (_one_initial_harder(k, query) or _one_vowel_same_sound(k, query))
+                and _one_letter_said_alike(k, query)
             }
         return next(iter(found.values())) if len(found) == 1 else None
 
@@ -571,12 +559,14 @@ def load_catalog(path: Path | None = None) -> tuple[AppRef, ...]:
     return tuple(AppRef(label=a["name"], package=a["packageName"]) for a in raw)
 
 
-def _leading_parts(label: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _leading_parts(label: str) -> tuple[str, ...]:
     """A Latin label's first words, as people name an app without the rest ("Garmin" of Garmin
-    Connect): four letters or more, none an ordinary word of labels (label_part_stop)."""
+    Connect): four letters or more, none an ordinary word of labels (label_part_stop). Cached:
+    asked for every installed app for each word no table knows."""
     ws = label.split()
     if len(ws) < 2 or not re.fullmatch(r"[A-Za-z0-9 .&'+-]+", label):
-        return []
+        return ()
     stop = lexicon.words("markers", "label_part_stop")
     parts = [" ".join(ws[:k]) for k in range(1, len(ws))]
-    return [p for p in parts if len(normalise(p)) >= 4 and normalise(p) not in stop]
+    return tuple(p for p in parts if len(normalise(p)) >= 4 and normalise(p) not in stop)

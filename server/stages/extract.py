@@ -456,7 +456,7 @@ def combine(
                 )
         if reading.unresolved != r.unresolved:
             return reading, "asked"
-        if kept or overruled or len(taken) < len(distinct):
+        if kept or overruled or swapped:
             return reading, "code-kept"
         return reading, "model"
     have = {m.app for m in r.apps}

@@ -7,7 +7,6 @@ replacement markers). The order below is the order of certainty.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -71,7 +70,7 @@ def replaces(text: str) -> bool:
     before a command of its own, not a change of one of its values.
     """
     opener = lexicon.pattern("markers", "set_aside", anchored="$")
-    every = re.compile(r"^(?:다|전부|모두|모든|나머지|싹|죄다|몽땅)")
+    every = lexicon.pattern("markers", "all_opening", anchored="^")
     return any(
         not opener.search(text[: m.start()].rstrip())
         # "문자빼고 다 막아": an exception inside a command of its own, not a changed value.
@@ -151,7 +150,7 @@ def adds_to(turn: Turn) -> bool:
     return any(lexicon.normalise(w) in words for w in turn.text.split())
 
 
-def merge(first: Turn, turn: Turn, now: datetime | None = None) -> Turn:
+def merge(first: Turn, turn: Turn, now: datetime) -> Turn:
     """The earlier command with the new turn's values winning wherever the turn has one."""
     a, b = first.slots, turn.slots
     b_names = bool(b.apps or b.unresolved)
@@ -176,7 +175,7 @@ def merge(first: Turn, turn: Turn, now: datetime | None = None) -> Turn:
         spans=b.spans,
     )
     time = turn.time if turn.has_time else first.time
-    if now is not None and turn.has_time:
+    if turn.has_time:
         time = _hours_of_recurrence(first.time, turn.time, now) or time
     return replace(turn, text=f"{first.text} {turn.text}", time=time, slots=slots,
                    llm_calls=first.llm_calls + turn.llm_calls)

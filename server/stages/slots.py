@@ -317,6 +317,7 @@ class RuleSlotReader:
         keep = lexicon.pattern("markers", "keep")
         app_at = {i for i, _ in found}
         tail = lexicon.pattern("markers", "except_before_tail")
+        between = lexicon.pattern("markers", "kept_between", anchored="^")
         out: set[int] = set()
         for i, w in enumerate(ws):
             if i not in app_at and _except_before(ws, i):
@@ -346,7 +347,6 @@ class RuleSlotReader:
                 continue
             k = i if glued else i - 1
             # "신한이랑 국민은행 알림 빼고": notification nouns may stand between app and marker.
-            between = lexicon.pattern("markers", "kept_between", anchored="^")
             while k >= 0 and not glued and ws[k].text and k not in app_at and (
                 is_notification_noun(ws[k].text) or ws[k].text in suffix_set()
                 # "쿠팡앱 하나만 열어두고": a count of the kept apps stands between too.
