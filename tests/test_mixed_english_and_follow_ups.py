@@ -265,3 +265,17 @@ def test_an_app_name_starting_inside_a_time_marker_is_no_app(service) -> None:
     assert r.condition is not None and r.condition.expires == "2033-03-11T00:00:00+09:00"
     r = _ask(service, "2시간 에타 꺼줘")
     assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["에브리타임"]
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("매주토일알림다끄고싶어", [6, 7]),
+    ("매주월수금알림꺼줘 9시부터 6시까지", [1, 3, 5]),
+])
+def test_days_glued_to_the_notification_word(service, text, days) -> None:
+    """Typed without spaces, 알림 follows the weekday list ("매주토일알림"): the days are read
+    (the follow-up "아침8시부터12시까지" had been asked about "토일")."""
+    r = parse_time(text, datetime.fromisoformat(NOW))
+    assert r.outcome is not TimeOutcome.UNCLEAR and r.condition is not None
+    assert list(r.condition.days_of_week) == days
+    r = _ask(service, "아침8시부터12시까지", pending=True, pendingOriginal="매주토일알림다끄고싶어")
+    assert r.ok and r.condition is not None and r.condition.days_of_week == [6, 7], r.message

@@ -106,7 +106,7 @@ _WDN = rf"{_WD}(?:요일|욜)"
 _WD_LEFT = r"(?=[월화수목금토일])(?:(?<![가-힣])|(?<=매주)|(?<=매일)|(?<=마다))"
 _WD_FOLLOW = (
     r"(?=$|[^가-힣]|에|엔|마다|만|은|는|부터|까지|동안|내내|밤|아침|저녁|오전|오후|새벽"
-    r"|낮|점심)"
+    r"|낮|점심|알림|알람)"  # "매주토일알림다꺼": typed without spaces, 알림 follows the days
 )
 # A week, month or day word standing alone must end a word or take a particle.
 _PERIOD_FOLLOW = r"(?=$|[^가-힣]|까지|부터|에|엔|내내|동안|중|만|는|은|의)"
