@@ -42,7 +42,13 @@ from notillm_local.errors import (
 from notillm_local.stages import pending
 from notillm_local.stages.apps import InstalledIndex, jamo_distance
 from notillm_local.stages.extract import SlotExtractor
-from notillm_local.stages.timeparse import TimeResult, TimeSpan, parse_time
+from notillm_local.stages.timeparse import (
+    TimeAxis,
+    TimeOutcome,
+    TimeResult,
+    TimeSpan,
+    parse_time,
+)
 from notillm_local.stages.trace import spans_of
 from notillm_local.stages.turn import Turn
 
@@ -170,17 +176,18 @@ class Pipeline:
 
     # -- stages ---------------------------------------------------------------------------
     def _read(
-        self, text: str, now: datetime, installed: InstalledIndex, run: _Request, turn: str
+        self, text: str, now: datetime, installed: InstalledIndex, run: _Request, turn: str,
+        lone_time_ends: bool = False,
     ) -> Turn:
         """Code's reading of one turn: time first, then the slots outside the time spans."""
         with run.stage(f"time:{turn}"):
             time_text = _fix_time_typos(self._without_app_names(text))
-            tr = parse_time(time_text, now)
+            tr = parse_time(time_text, now, lone_time_ends)
             cut = self._apps_cut_by(time_text, (*tr.spans, *tr.unread), installed)
             cut = self._misspelt_apps_cut_by(cut, tr.spans, installed)
             if cut != time_text:
                 # A time span ended inside an app's name ("2시간 에브리타임": "에" is no marker).
-                tr = parse_time(cut, now)
+                tr = parse_time(cut, now, lone_time_ends)
         with run.stage(f"slots:{turn}"):
             reading = self._extractor.read(text, _time_spans(tr), installed)
         read = Turn(text=text, time=tr, slots=reading)
@@ -300,6 +307,10 @@ class Pipeline:
         # Cheap signals first: both turns are read by code alone to pick the action.
         turn = self._read(req.prompt, now, installed, run, "prompt")
         first = self._read(original, now, installed, run, "pendingOriginal")
+        if _lone_clock(turn) and first.time.outcome is TimeOutcome.NO_TIME:
+            # The answer to "until when?" ("내일 아침 9시", "tomorrow 9am") is the end.
+            run.turns = [(name, read) for name, read in run.turns if read is not turn]
+            turn = self._read(req.prompt, now, installed, run, "prompt", lone_time_ends=True)
         signals = pending.TurnSignals.of(turn, first)
         action = pending.decide(req.prompt, signals)
         calls = 0
@@ -439,6 +450,14 @@ class Pipeline:
                 trace=run.trace,
             ),
         )
+
+
+def _lone_clock(t: Turn) -> bool:
+    """A clock time said alone, with no 부터/까지 and no length."""
+    return (
+        t.time.outcome is TimeOutcome.NO_TIME and t.time.axis is TimeAxis.WINDOW
+        and bool(t.time.spans)
+    )
 
 
 def _time_spans(tr: TimeResult) -> list[tuple[int, int]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from notillm_local import lexicon, resources
 from notillm_local.domain import AppMatch, AppRef, AppWordMatcher
 from notillm_local.lexicon import normalise
-from notillm_local.stages.sound import sounds_alike
+from notillm_local.stages.sound import letters_spelt, sound_distance
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +62,17 @@ def _jamo(word: str) -> str:
     return unicodedata.normalize("NFD", word)
 
 
+def _vowels_swap(a: str, b: str) -> bool:
+    """Two jamo strings alike but for two vowels (medial jamo) in each other's place."""
+    if len(a) != len(b):
+        return False
+    diff = [k for k in range(len(a)) if a[k] != b[k]]
+    return (
+        len(diff) == 2 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        and all("\u1161" <= a[k] <= "\u1175" for k in diff)
+    )
+
+
 def jamo_distance(a: str, b: str) -> int:
     """Edit distance between two words letter by letter (jamo): "스랙" is 1 from "슬랙"."""
     from rapidfuzz.distance import Levenshtein
@@ -74,26 +85,6 @@ def _near_in_jamo(a: str, b: str) -> bool:
     syllable said short; "네이트온" is five jamo from 네이버's six: another name)."""
     d = jamo_distance(a, b)
     return d <= max(1, len(_jamo(max(a, b, key=len))) // 4)
-
-
-# Latin letters as Korean says them: "카카오티" is 카카오T, "케이비스타" KB스타, "티맵" T맵.
-_LETTER_NAMES = {
-    "a": "에이", "b": "비", "c": "씨", "d": "디", "e": "이", "f": "에프", "g": "지", "h": "에이치",
-    "i": "아이", "j": "제이", "k": "케이", "l": "엘", "m": "엠", "n": "엔", "o": "오", "p": "피",
-    "q": "큐", "r": "알", "s": "에스", "t": "티", "u": "유", "v": "브이", "w": "더블유", "x": "엑스",
-    "y": "와이", "z": "지",
-}
-_SHORT_LATIN = re.compile(r"(?<![a-z])[a-z]{1,3}(?![a-z])")
-
-
-def letters_spelt(key: str) -> str | None:
-    """A normalised app word with its short Latin parts (initials, one to three letters beside
-    Hangul or alone) spelt as Korean says the letters ("카카오t" → "카카오티", "kb스타" →
-    "케이비스타"); None when it has none. Longer Latin words are names, said as words."""
-    if not re.search(r"[a-z]", key) or re.search(r"[a-z]{4,}", key):
-        return None
-    spelt = _SHORT_LATIN.sub(lambda m: "".join(_LETTER_NAMES[c] for c in m.group(0)), key)
-    return spelt if spelt != key and not re.search(r"[a-z]", spelt) else None
 
 
 @dataclass(frozen=True)
@@ -191,7 +182,7 @@ class AliasTable:
             query, keys, scorer=Levenshtein.distance, score_cutoff=limit, limit=None
         )
         if not hits:
-            return self._prefix_of(key, words)
+            return self._vowels_swapped(query, keys, words) or self._prefix_of(key, words)
         best = min(d for _, d, _ in hits)
         apps = {self.app_of(words[i]) for _, d, i in hits if d == best}
         if len(apps) != 1:
@@ -227,6 +218,17 @@ class AliasTable:
                 and _one_letter_said_alike(k, query)
             }
         return next(iter(found.values())) if len(found) == 1 else None
+
+    def _vowels_swapped(self, query: str, keys: list[str], words: list[str]) -> str | None:
+        """The one known app word `query` types with two vowels in swapped places ("유트뷰" for
+        유튜브: the fingers' order, two edits by letter count but one slip)."""
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        hits = process.extract(query, keys, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
+        found = [i for _, d, i in hits if d == 2 and _vowels_swap(query, keys[i])]
+        apps = {self.app_of(words[i]) for i in found}
+        return words[found[0]] if len(apps) == 1 else None
 
     def _prefix_of(self, key: str, words: list[str]) -> str | None:
         """A name cut short ("넷플릭" for "넷플릭스"): three syllables or more, one app only."""
@@ -509,15 +511,17 @@ class AppMapper:
         the table knows are left to the table and its misspellings, and two apps that both
         sound like the word are neither."""
         known = set(self.answer_names(installed).values())
-        found = {
-            a for a in installed.apps
+        graded = {
+            a: grade for a in installed.apps
             if a not in known and not self._table.words_of(a.label)
             and normalise(a.label) not in self._table.word_to_label
-            and (sounds_alike(word, a.label) or any(
-                sounds_alike(word, part) for part in _leading_parts(a.label)
-            ))
+            and (grade := _sound_grade(word, a.label)) is not None
         }
-        return next(iter(found)) if len(found) == 1 else None
+        if not graded:
+            return None
+        best = min(graded.values())
+        found = [a for a, g in graded.items() if g == best]
+        return found[0] if len(found) == 1 else None
 
     def clipped(self, word: str, installed: InstalledIndex) -> AppRef | None:
         """The one installed app whose Korean name the word opens, cut short as chat cuts names
@@ -557,6 +561,24 @@ def load_catalog(path: Path | None = None) -> tuple[AppRef, ...]:
     path = path or resources.path("apps_galaxy_ko.json")
     raw = json.loads(path.read_text(encoding="utf-8"))
     return tuple(AppRef(label=a["name"], package=a["packageName"]) for a in raw)
+
+
+def _sound_grade(word: str, label: str) -> int | None:
+    """How closely `word` says `label` across scripts, best first: the whole label spelt letter
+    by letter ("씨엔엔" for CNN) or sounding the same (0), one sound off (1); the label's first
+    words likewise ("비비씨" for BBC News, "가민" for Garmin Connect: 2, 3). None: not alike."""
+    key = normalise(word)
+    ws = label.split()
+    firsts = [" ".join(ws[:k]) for k in range(1, len(ws))]
+    if letters_spelt(normalise(label)) == key:
+        return 0
+    whole = sound_distance(word, label)
+    if whole is not None:
+        return whole
+    if any(letters_spelt(normalise(p)) == key for p in firsts):
+        return 2
+    parts = [d for p in _leading_parts(label) if (d := sound_distance(word, p)) is not None]
+    return 2 + min(parts) if parts else None
 
 
 @lru_cache(maxsize=4096)

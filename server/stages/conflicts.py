@@ -38,7 +38,9 @@ def one_app_both_ways(
     ("유튜브 좀 그만 울리게 해" is one verb phrase: no "-고" joins two.)"""
     if len(set(apps)) != 1 or anything_else or not cue_spans:
         return False
-    if lexicon.pattern("markers", "all").search(text):
+    if lexicon.pattern("markers", "all").search(text) or lexicon.pattern("markers", "rest").search(
+        text
+    ):
         return False
     first = min(cue_spans)[0]
     return bool(re.match(r"\S*고(?:\s|$)", text[first:]))

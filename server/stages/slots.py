@@ -185,11 +185,16 @@ class RuleSlotReader:
     def _read_intent(text: str, d: Draft) -> None:
         # "놔두고", "남겨두고" mark apps kept out of the rule, not a verb of the rule itself.
         keep = lexicon.pattern("markers", "keep")
-        for w in words(text):
+        ws = words(text)
+        for i, w in enumerate(ws):
             # "켜 해두고", "꺼두고": a verb left as it is (두다), not "X 두고" keeping X out.
             if any(keep.fullmatch(f) and not w.text[: len(w.text) - len(f)].endswith(("해", "켜", "꺼"))
                    for f in tails(w.text)):
                 text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
+            elif i + 1 < len(ws) and keep.fullmatch(f"{w.text} {ws[i + 1].text}"):
+                # A keep marker of two words ("켜둔 채로", "예외로 두고") is no verb of the rule.
+                end = ws[i + 1].end
+                text = text[: w.start] + " " * (end - w.start) + text[end:]
         d.cue_spans = [
             (m.start(), m.end())
             for rx in (mute_cue(), lexicon.pattern("intent", "allow"))
@@ -404,8 +409,11 @@ class RuleSlotReader:
         if in_reason or _is_context_word(raw) or (
             ends_reason_clause(raw) and not joins_commands(raw)
         ):
-            if lexicon.pattern("context", "talk_end.endings", anchored="$").search(raw):
-                d.predicates.append(raw)  # "보다가": what the user did, a verb of no intent
+            if lexicon.pattern("context", "talk_end.endings", anchored="$").search(raw) or (
+                lexicon.pattern("context", "talk_end.statement", anchored="$").search(raw)
+            ):
+                # "보다가", "답장이 없네": what the user did or saw, a verb of no intent
+                d.predicates.append(raw)
             d.mark(w.start, w.end, "context")
             return
         if any(a < w.end and w.start < b for a, b in d.cue_spans):

@@ -41,6 +41,26 @@ _HANGUL = re.compile(r"[가-힣]")
 _LATIN_WORD = re.compile(r"[A-Za-z]")
 
 
+# Latin letters as Korean says them: "카카오티" is 카카오T, "케이비스타" KB스타, "티맵" T맵.
+_LETTER_NAMES = {
+    "a": "에이", "b": "비", "c": "씨", "d": "디", "e": "이", "f": "에프", "g": "지", "h": "에이치",
+    "i": "아이", "j": "제이", "k": "케이", "l": "엘", "m": "엠", "n": "엔", "o": "오", "p": "피",
+    "q": "큐", "r": "알", "s": "에스", "t": "티", "u": "유", "v": "브이", "w": "더블유", "x": "엑스",
+    "y": "와이", "z": "지",
+}
+_SHORT_LATIN = re.compile(r"(?<![a-z])[a-z]{1,3}(?![a-z])")
+
+
+def letters_spelt(key: str) -> str | None:
+    """A normalised app word with its short Latin parts (initials, one to three letters beside
+    Hangul or alone) spelt as Korean says the letters ("카카오t" → "카카오티", "kb스타" →
+    "케이비스타"); None when it has none. Longer Latin words are names, said as words."""
+    if not re.search(r"[a-z]", key) or re.search(r"[a-z]{4,}", key):
+        return None
+    spelt = _SHORT_LATIN.sub(lambda m: "".join(_LETTER_NAMES[c] for c in m.group(0)), key)
+    return spelt if spelt != key and not re.search(r"[a-z]", spelt) else None
+
+
 def is_hangul(word: str) -> bool:
     return bool(_HANGUL.search(word)) and not _LATIN_WORD.search(word)
 
@@ -154,17 +174,27 @@ def sounds_alike(a: str, b: str) -> bool:
     agrees too ("아고다", Agoda); "토스" and Twitch share two sounds, and so do most short words
     with some name. One sound is never enough.
     """
+    return sound_distance(a, b) is not None
+
+
+def sound_distance(a: str, b: str) -> int | None:
+    """0 when two names in different scripts have the same consonant skeleton, 1 when they are
+    one sound apart (five sounds or more), None when they do not sound alike (`sounds_alike`).
+    The distance ranks two labels that both sound like a word ("포켓캐스트": Pocket Casts
+    exactly, Podcast one sound off)."""
     from rapidfuzz.distance import Levenshtein
 
     if is_latin(a) and is_hangul(b):
         a, b = b, a
     if not (is_hangul(a) and is_latin(b)):
-        return False
+        return None
     sa, sb = hangul_skeleton(a), latin_skeleton(b)
     if len(sa) < 2 or len(sb) < 2 or not _first_vowels_agree(a, b):
-        return False
+        return None
     if len(sa) < MIN_SOUNDS or len(sb) < MIN_SOUNDS:
-        return sa == sb and _all_vowels_agree(a, b)
+        return 0 if sa == sb and _all_vowels_agree(a, b) else None
     if sa == sb:
-        return True
-    return min(len(sa), len(sb)) >= 5 and Levenshtein.distance(sa, sb) <= 1
+        return 0
+    if min(len(sa), len(sb)) >= 5 and Levenshtein.distance(sa, sb) <= 1:
+        return 1
+    return None

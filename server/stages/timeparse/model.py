@@ -249,6 +249,8 @@ class _Plan:
     lengths: list[_Token] = field(default_factory=list)
     delays: list[_Token] = field(default_factory=list)
     ats: list[_Token] = field(default_factory=list)
+    # A clock time said alone is the end: the answer to "until when?" in a follow-up turn.
+    lone_time_ends: bool = False
     days: set[int] = field(default_factory=set)
     lone_days: list[_Token] = field(default_factory=list)
     has_now: bool = False

@@ -74,7 +74,9 @@ def _check(delivery: datetime, expires: datetime, axis: TimeAxis) -> None:
         raise _Fail(TimeOutcome.INVALID_TIME, "longer than 366 days", axis)
 
 
-def _interpret(text: str, tokens: list[_Token], now: datetime) -> tuple[TimeAxis, TimeCondition]:
+def _interpret(
+    text: str, tokens: list[_Token], now: datetime, lone_time_ends: bool = False
+) -> tuple[TimeAxis, TimeCondition]:
     tokens = _bind_days(text, tokens)
     recurring = _is_recurring(tokens)
     if not recurring:
@@ -84,6 +86,7 @@ def _interpret(text: str, tokens: list[_Token], now: datetime) -> tuple[TimeAxis
     tokens = _attach(text, tokens, recurring)
     _bind_hrange_dayparts(tokens)
     plan = _plan(tokens, recurring)
+    plan.lone_time_ends = lone_time_ends
     if recurring:
         cond = _resolve_recurring(plan, now)
         axis = TimeAxis.WEEKLY if cond.recurrence == "weekly" else TimeAxis.DAILY
@@ -95,8 +98,11 @@ def _interpret(text: str, tokens: list[_Token], now: datetime) -> tuple[TimeAxis
     return axis, TimeCondition(delivery, expires)
 
 
-def parse_time(text: str, now: datetime) -> TimeResult:
-    """Parse the time part of a Korean notification command (CONTRACT.md, "Time axes")."""
+def parse_time(text: str, now: datetime, lone_time_ends: bool = False) -> TimeResult:
+    """Parse the time part of a Korean notification command (CONTRACT.md, "Time axes").
+
+    `lone_time_ends`: a clock time with no 부터/까지 and no length is the end ("내일 아침 9시"
+    answering "until when?"); otherwise it is no time."""
     now = _normalise_now(now)
     scan = _scan_text(text)
     tokens = _lex(scan)
@@ -120,7 +126,7 @@ def parse_time(text: str, now: datetime) -> TimeResult:
             return TimeResult(TimeOutcome.NO_TIME, None, None, spans, "only a past day named")
         if unread:
             raise _Fail(TimeOutcome.UNCLEAR, "a word next to the time was not read")
-        axis, cond = _interpret(scan, tokens, now)
+        axis, cond = _interpret(scan, tokens, now, lone_time_ends)
     except _Fail as fail:
         logger.debug("time parse -> %s: %s", fail.outcome.value, fail.reason)
         return TimeResult(fail.outcome, None, fail.axis, spans, fail.reason, unread)

@@ -158,6 +158,10 @@ def _promote_ats(plan: _Plan) -> None:
     if plan.starts:
         raise _Fail(TimeOutcome.CONFLICT, "more than one start")
     if not (plan.ends or plan.lengths):
+        if plan.lone_time_ends and not plan.starts:
+            plan.ends.append(at)
+            plan.ats.clear()
+            return
         raise _Fail(TimeOutcome.NO_TIME, "a time without 부터/까지 or a length", TimeAxis.WINDOW)
     plan.starts.append(at)
     plan.ats.clear()

@@ -138,7 +138,8 @@ _PAST_LENGTH = re.compile(
 
 
 _DUR_NEXT = re.compile(
-    rf"\s*(?:(?P<dn>{_NUM_RE})\s*(?P<du>{_UNIT_RE})|(?P<half>반)"
+    # "1시간 하고 15분", "2 hours and 30 minutes": a joining word between the parts.
+    rf"\s*(?:(?:하고|and|&|\+)\s*)?(?:(?P<dn>{_NUM_RE})\s*(?P<du>{_UNIT_RE})|(?P<half>반)"
     # Glued text puts anything after 반 ("1시간반받지마"); only words that start with 반 stop it.
     r"(?!대|복|말|찬|응|드시|갑|값|짝|려|도|지|영|환|품|납|장|사|성|발|박|면|칙|년|나절))"
 )
