@@ -178,3 +178,31 @@ def test_two_vowels_typed_in_each_others_place(table_mapper, default_index, word
     assert isinstance(found, AppMatch) and found.app.label == label
     # A swap of consonants, or of vowels into another app's name, is no such slip.
     assert not isinstance(table_mapper.resolve("문재", default_index), AppMatch)
+
+
+# --------------------------------------------------------------------------- from natural_l's first run
+
+
+def test_a_word_glued_to_the_verb_is_placed_not_swallowed(table_mapper, default_index) -> None:
+    """"틱탁알림꺼ㅓ줘": the whole run had been read as the verb, the misspelt app dropped and
+    every notification muted. The head of the run is placed on its own."""
+    r = read(table_mapper, "유투부알림꺼ㅓ줘", default_index)
+    assert [m.app.label for m in r.apps] == ["YouTube"] and not r.says_all, r
+    # A head nobody can place is asked about, never dropped.
+    r = read(table_mapper, "뷁뷁알림꺼ㅓ줘", default_index)
+    assert r.unknown_words or r.unresolved, r
+    # Filler glued to the verb stays filler: "알림다꺼줘" still means every notification.
+    r = read(table_mapper, "알림다꺼줘", default_index)
+    assert r.says_all and r.mute is True and not r.unknown_words
+
+
+@pytest.mark.parametrize(("text", "mute", "apps"), [
+    ("디코랑유튜브알림못울리게", True, ["Discord", "YouTube"]),
+    ("밴드알림입다물게해", True, ["밴드"]),
+    ("슬랙만살아있게하고나머지다꺼", False, ["Slack"]),
+    ("카톡 알림 일절 받지 않겠습니다", True, ["카카오톡"]),
+])
+def test_more_verbs_and_adverbs_people_type(table_mapper, default_index, text, mute, apps) -> None:
+    r = read(table_mapper, text, default_index)
+    assert r.mute is mute and [m.app.label for m in r.apps] == apps and not r.unknown_words, r
+

@@ -416,7 +416,18 @@ class RuleSlotReader:
                 d.predicates.append(raw)
             d.mark(w.start, w.end, "context")
             return
-        if any(a < w.end and w.start < b for a, b in d.cue_spans):
+        overlapping = [a for a, b in d.cue_spans if a < w.end and w.start < b]
+        if overlapping:
+            cut = min(overlapping) - w.start
+            if cut > 0 and re.search(r"[가-힣A-Za-z]", raw[:cut]):
+                # "틱탁알림꺼ㅓ줘": a word glued to the verb is no part of it; placed on its own
+                # it is an app, a keyword, filler or a word to ask about, never dropped.
+                head = Word(raw[:cut], w.start, w.start + cut)
+                self._place_leftover(
+                    [*ws[:i], head, *ws[i + 1 :]], i, in_reason, after_verb, installed, d
+                )
+                d.mark(w.start + cut, w.end, "intent")
+                return
             d.mark(w.start, w.end, "intent")  # part of an intent verb ("안 보고 싶어")
             return
         if mute_cue().fullmatch(raw) or is_verb(raw):
