@@ -178,11 +178,11 @@ class AliasTable:
         if len(query) < _FUZZY_MIN_JAMO:
             return self._near_short(key, query, keys, words)
         limit = 2 if len(query) >= _FUZZY_TWO_EDITS_JAMO else 1
-        hits = process.extract(
-            query, keys, scorer=Levenshtein.distance, score_cutoff=limit, limit=None
-        )
+        # One pass at two edits: the words within `limit`, and the two-edit slips of a swap.
+        near = process.extract(query, keys, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
+        hits = [h for h in near if h[1] <= limit]
         if not hits:
-            return self._vowels_swapped(query, keys, words) or self._prefix_of(key, words)
+            return self._vowels_swapped(query, near, keys, words) or self._prefix_of(key, words)
         best = min(d for _, d, _ in hits)
         apps = {self.app_of(words[i]) for _, d, i in hits if d == best}
         if len(apps) != 1:
@@ -219,14 +219,13 @@ class AliasTable:
             }
         return next(iter(found.values())) if len(found) == 1 else None
 
-    def _vowels_swapped(self, query: str, keys: list[str], words: list[str]) -> str | None:
+    def _vowels_swapped(
+        self, query: str, near: list[tuple[str, int, int]], keys: list[str], words: list[str]
+    ) -> str | None:
         """The one known app word `query` types with two vowels in swapped places ("유트뷰" for
-        유튜브: the fingers' order, two edits by letter count but one slip)."""
-        from rapidfuzz import process
-        from rapidfuzz.distance import Levenshtein
-
-        hits = process.extract(query, keys, scorer=Levenshtein.distance, score_cutoff=2, limit=None)
-        found = [i for _, d, i in hits if d == 2 and _vowels_swap(query, keys[i])]
+        유튜브: the fingers' order, two edits by letter count but one slip); `near` are the
+        words within two edits."""
+        found = [i for _, d, i in near if d == 2 and _vowels_swap(query, keys[i])]
         apps = {self.app_of(words[i]) for i in found}
         return words[found[0]] if len(apps) == 1 else None
 
@@ -563,6 +562,7 @@ def load_catalog(path: Path | None = None) -> tuple[AppRef, ...]:
     return tuple(AppRef(label=a["name"], package=a["packageName"]) for a in raw)
 
 
+@lru_cache(maxsize=4096)
 def _sound_grade(word: str, label: str) -> int | None:
     """How closely `word` says `label` across scripts, best first: the whole label spelt letter
     by letter ("씨엔엔" for CNN) or sounding the same (0), one sound off (1); the label's first
