@@ -348,10 +348,15 @@ class Pipeline:
             # the time spans are the new turn's, so its time words would become keywords).
             merged = pending.merge(first, self._with_model(turn, installed, run), now)
         else:
-            if "target" in turn.slots.unsure:
+            own_unsure = turn.slots.unsure & {"target"}
+            if "intent" in turn.slots.unsure and any(turn.slots.intent_cues):
+                # The new turn says a verb code could not settle ("유튜브만 켜두고 나머지를 꺼"):
+                # read with the earlier command, the model took that command's verb instead.
+                own_unsure |= {"intent"}
+            if own_unsure:
                 # Words of the new turn code could not place ("아니 반대로 디코만 받게"): the model
                 # reads them in the turn's own sentence, as it would a fresh command.
-                own = replace(turn.slots, unsure=frozenset({"target"}))
+                own = replace(turn.slots, unsure=frozenset(own_unsure))
                 turn = self._with_model(replace(turn, slots=own), installed, run)
             merged = self._with_model(pending.merge(first, turn, now), installed, run)
         return self._rule(replace(merged, llm_calls=merged.llm_calls + calls), now, pend, action,

@@ -93,6 +93,7 @@ def _lexicon_words() -> tuple[frozenset[str], frozenset[str]]:
     # them ("온", "이", "저") are far more often a piece of a longer word we do not know.
     nouns = {w for w in nouns if len(w) > 1} | set(_STANDALONE_SYLLABLES)
     particles = set(lexicon.raw_words("particles", "suffixes"))
+    particles |= set(lexicon.raw_words("filler", "thing_tails"))  # "들어간건": one word
     # Clause endings close the word they end, like a particle ("공부해야돼서알림다꺼줘" →
     # "공부해야돼서 알림 다 꺼줘", "운전중이라티맵만" → "운전중이라 티맵만"): the reader then sees
     # the reason clause.
@@ -266,7 +267,8 @@ class Respacer:
                     c = _UNKNOWN + _UNKNOWN_PER_CHAR * (end - i)
                     if end - i == 1:
                         c += _UNKNOWN_ONE_SYLLABLE
-                    if prev_kind == _CONTENT and not _long_app_ends_at(best, i):
+                    # (At 0 the "content" before is the time expression, no app.)
+                    if prev_kind == _CONTENT and i and not _long_app_ends_at(best, i):
                         c += _APP_TOUCHES_UNKNOWN
                     self._relax(best, end, _UNKNOWN_K, cost + c, i, prev_kind)
         end_kind = min(best[n], key=lambda k: best[n][k][0], default=None)

@@ -95,9 +95,11 @@ def is_filler(word: str) -> bool:
         return True
     # "해줘용", "해줘잉": a filler verb with a colloquial tail (a stem of two letters or more, so
     # "다" + "용" is no filler).
+    # "들어간건", "오는거": 것 shortened and glued on, likewise.
     return any(
         key.endswith(t) and len(key) - len(t) >= 2 and key[: -len(t)] in fillers
-        for t in lexicon.words("filler", "colloquial_tails")
+        for tails in ("colloquial_tails", "thing_tails")
+        for t in lexicon.words("filler", tails)
     )
 
 
@@ -138,7 +140,13 @@ def ends_reason_clause(raw: str) -> bool:
     if normalise(raw) in lexicon.words("context", "reason_end.words"):
         return True
     if lexicon.pattern("context", "reason_end.endings", anchored="$").search(raw):
-        return True
+        return not (
+            lexicon.pattern("context", "reason_end.insisted", anchored="$").search(raw)
+            and (
+                lexicon.pattern("intent", "mute").search(raw)
+                or lexicon.pattern("intent", "allow").search(raw)
+            )
+        )
     # A purpose clause ("공부 좀 하게", "카운트다운 보게"): ~게 on a verb that is no intent cue
     # ("받게", "울리게", "조용하게" are the command's own verbs, "오지 않게" one negated).
     ending = lexicon.raw_words("context", "purpose_end.ending")[0]

@@ -69,7 +69,7 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"(?P<past>{_PAST_RE})",
                 rf"(?P<now>지금\s*부터|지금으로\s*부터|이제\s*부터|앞으로|지금|{en(_EN['now'])})",
                 r"(?P<wholeday>하루\s*종일|온\s*종일|종일|하루\s*내내)",
-                rf"(?P<daily>매일\s*매일|매일같이|매일|날마다|{en(_EN['daily'])})",
+                rf"(?P<daily>매일\s*매일|매일같이|매일|날마다|하루도\s*(?:빠짐\s*없이|빼놓지\s*않고|안\s*빼고|빠지지\s*않고)|{en(_EN['daily'])})",
                 rf"(?P<weekly>매주|주마다|{en(_EN['weekly'])})",
                 r"(?P<weekend>(?<!다)(?:이번|금)\s*주\s*(?:주\s*)?말)",
                 rf"(?P<dayset>평일|주중|주말|{en(_EN_DAYSETS)})",
@@ -112,7 +112,7 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"{_CLOCK_FOLLOW})",
                 rf"(?P<named>정오|자정|{en(_EN_NAMED)})",
                 rf"(?P<nextlen>(?<!다)다음\s*(?P<nl_n>{_NUM_RE}|[일이구])\s*(?P<nl_u>{unit}))",
-                r"(?P<durspecial>일주일|이주일|삼주일|하루|이틀|사흘|나흘|닷새|엿새|이레|열흘|보름)",
+                r"(?P<durspecial>일주일|이주일|삼주일|하루|이틀|사흘|나흘|닷새|엿새|이레|여드레|아흐레|열흘|보름)",
                 # "반 시간만" (half an hour): 반 in front, where "1시간 반" puts it after.
                 # Glued text puts a word before it ("알림반시간"); "절반", "일반", "과반" are others.
                 r"(?P<halfhour>(?<![\d절일과후전초중위상하월])반\s*시간(?!표))",
