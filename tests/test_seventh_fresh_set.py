@@ -13,6 +13,9 @@ from datetime import datetime
 
 import pytest
 
+from notillm_local.domain import AppRef
+from notillm_local.stages.app_embed import names_more_than
+from notillm_local.stages.apps import InstalledIndex
 from notillm_local.stages.timeparse import TimeOutcome, parse_time
 from tests.phrasing import ask, read
 
@@ -113,3 +116,139 @@ def test_an_answer_with_a_polite_copula(service) -> None:
     r = _ask(service, "두 시간이요", pending=True, pendingOriginal="카톡 알림 꺼줘요")
     assert r.ok, r.message
     assert r.targetFixed is not None and r.targetFixed.name == ["카카오톡"]
+
+
+# --------------------------------------------------------------------------- from natural_m's first run
+
+COMICS = InstalledIndex.of([
+    AppRef("네이버 시리즈", "com.nhn.android.nbooks"), AppRef("레진코믹스", "com.lezhin.comics"),
+    AppRef("카카오페이지", "com.kakao.page"), AppRef("카카오톡", "com.kakao.talk"),
+])
+GAMES = InstalledIndex.of([
+    AppRef("브롤스타즈", "com.supercell.brawlstars"), AppRef("클래시 로얄", "com.supercell.clashroyale"),
+    AppRef("쿠키런: 킹덤", "com.devsisters.ck"), AppRef("카카오톡", "com.kakao.talk"),
+])
+
+
+def test_an_embedding_match_never_swallows_a_second_name() -> None:
+    """"레진이랑시리즈", "봄툰레진": close in meaning to 레진코믹스, and taken for it whole, the other
+    app was dropped from the rule (one of them not even installed)."""
+    assert names_more_than("레진이랑시리즈", "레진코믹스")
+    assert names_more_than("봄툰레진", "레진코믹스")
+    # One syllable left over is a slip or a clipped name, not a second app.
+    assert not names_more_than("쿠킹덤", "쿠키런: 킹덤")
+    assert not names_more_than("메론", "멜론")
+    # Across scripts nothing can be compared.
+    assert not names_more_than("플레이스토어", "Play 스토어")
+
+
+@pytest.mark.parametrize(("text", "ok", "names"), [
+    ("레진이랑시리즈알림새벽3시까지꺼줘", True, ["레진코믹스", "네이버 시리즈"]),
+    ("봄툰레진알림 두시간 꺼줘", False, None),
+])
+def test_two_names_glued_into_one_run(service, text, ok, names) -> None:
+    r = ask(service, text, NOW, COMICS)
+    assert r.ok is ok, r.message
+    if ok:
+        assert r.targetFixed is not None and r.targetFixed.name == names
+    else:
+        assert r.failReason is not None and r.failReason.value == "app_unresolved"
+
+
+def test_an_unknown_word_is_not_cut_to_one_syllable(service) -> None:
+    """"클로" (클래시 로얄) had been peeled to "클" + 로, let go as no target, and the rule muted
+    the other two games only."""
+    r = ask(service, "브롤 클로 쿠킹덤 알림 다 2시간 꺼줘", NOW, GAMES)
+    names = r.targetFixed.name if r.targetFixed is not None else []
+    assert not r.ok or names == ["브롤스타즈", "클래시 로얄", "쿠키런: 킹덤"], r
+
+
+@pytest.mark.parametrize(("text", "months"), [("일년하고도두달동안", 14), ("이개월 동안", 2), ("삼 년", 36)])
+def test_years_and_months_in_sino_korean_numbers(text, months) -> None:
+    """"일년" had been no time, so "일년하고도두달" was read as two months."""
+    now = datetime.fromisoformat(NOW)
+    r = parse_time(text, now)
+    if months * 30 > 366:
+        assert r.outcome is TimeOutcome.INVALID_TIME, r
+    else:
+        assert r.outcome is TimeOutcome.OK and r.condition is not None, r
+        assert r.condition.expires.month == (now.month + months - 1) % 12 + 1
+    # Hours stay native: "삼시간" is no length.
+    assert parse_time("삼시간", now).outcome is TimeOutcome.NO_TIME
+
+
+def test_a_length_joined_by_hagodo() -> None:
+    now = datetime.fromisoformat(NOW)
+    r = parse_time("한시간하고도십분", now)
+    assert r.condition is not None and (r.condition.expires - now).total_seconds() == 70 * 60
+
+
+def test_a_delay_said_with_naseo() -> None:
+    now = datetime.fromisoformat(NOW)
+    r = parse_time("십오 분 지나고 나서부터 40분간", now)
+    assert r.outcome is TimeOutcome.OK and r.condition is not None, r
+    assert (r.condition.delivery - now).total_seconds() == 15 * 60
+    assert (r.condition.expires - r.condition.delivery).total_seconds() == 40 * 60
+
+
+def test_no_verb_with_an_app_kept_out_mutes_the_others(service) -> None:
+    """"X 빼고 Y Z 알림 싹 다 2시간": letting Y and Z alone through would silence X, the one app
+    the user kept out; the model had said 허용."""
+    r = _ask(service, "멜론 빼고 유튜브 넷플 알림 싹 다 2시간")
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.mute is True and r.targetFixed.name == ["YouTube", "Netflix"]
+
+
+@pytest.mark.parametrize(("text", "mute"), [
+    ("카톡 알림 세시간 묶어둬", True), ("'광고' 들어간 메일은 두 시간 걸러줘", True),
+    ("'당첨' 들어간 문자만 보여줘 2시간", False),
+])
+def test_more_verbs_people_type_for_notifications(service, text, mute) -> None:
+    r = _ask(service, text)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.mute is mute
+
+
+def test_taking_something_out_is_not_turning_it_off(service) -> None:
+    """"꺼내" (take out) holds "꺼": a reminder request is no rule."""
+    r = _ask(service, "20분 뒤에 택배 꺼내라고 알려줘")
+    assert not r.ok and r.failReason is not None and r.failReason.value == "chitchat", r
+
+
+def test_a_remark_after_the_command_with_an_emoticon(service) -> None:
+    for text in ["유튜브 알림 2시간 꺼줘 자꾸 손이 가서", "인스타 알림 2시간 꺼줘 시험 망할까 무서워서ㅠ"]:
+        r = _ask(service, text)
+        assert r.ok and r.targetFixed is not None and len(r.targetFixed.name) == 1, (text, r.message)
+
+
+def test_a_verb_quoted_inside_a_reason_is_not_the_command(service) -> None:
+    r = _ask(service, "친구가 폰 그만 보라고 뭐라 해서 오늘 밤 10시까지 알림 전부 꺼줘")
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.all is True and r.targetFixed.mute is True
+
+
+@pytest.mark.parametrize("turn", ["없었던 일로 해줘", "말안한걸로할게"])
+def test_more_ways_to_take_it_back(service, turn) -> None:
+    r = _ask(service, turn, pending=True, pendingOriginal="멜론 알림 꺼줘")
+    assert r.pendingAction is not None and r.pendingAction.value == "CANCEL"
+
+
+def test_skip_then_a_whole_new_command_is_a_new_request(service) -> None:
+    r = _ask(service, "패스! 대신 오늘 밤 9시까지 당근 알림 꺼줘", pending=True,
+             pendingOriginal="쿠팡 알림 막아")
+    assert r.pendingAction is not None and r.pendingAction.value == "NEW_REQUEST"
+    assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["당근"]
+
+
+def test_the_other_ones_said_as_ttan_geon(service) -> None:
+    r = _ask(service, "토스 알림만 오게 하고 딴 건 다 막아 1시간")
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.mute is False and r.targetFixed.name == ["토스"]
+
+
+def test_both_states_of_one_app_is_a_conflict(service) -> None:
+    r = _ask(service, "디코 알림 on이랑 off 둘 다 1시간")
+    assert not r.ok and r.failReason is not None and r.failReason.value == "conflict", r
+    # "둘 다" about two apps is both apps.
+    r = _ask(service, "카톡이랑 슬랙 둘 다 1시간 꺼줘")
+    assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["카카오톡", "Slack"]

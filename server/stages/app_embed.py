@@ -13,9 +13,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,30 @@ logger = logging.getLogger(__name__)
 _TEXT_CACHE_MAX = 4096  # single labels (a phone that installs one app re-embeds one) and words
 _CATALOG_CACHE_MAX = 32  # label lists kept as ready matrices, besides the pinned default ones
 Vectors = npt.NDArray[np.float32]
+_HANGUL = re.compile(r"[가-힣]")
+
+
+_JOINS_INSIDE = re.compile(r".(?:이랑|하고).")
+_NOTIFICATION_WORDS = re.compile(r"알림|알람|푸시|노티|(?:이랑|랑|하고)$")
+
+
+def names_more_than(word: str, label: str) -> bool:
+    """Whether `word` holds more than one app's name: a glued run that names two apps
+    ("레진이랑시리즈", "봄툰레진") is close to each of them in meaning, and an embedding match
+    for one would drop the other. A run joined inside by 이랑/하고 always does; in the label's
+    script (Hangul), so does one that leaves a piece of two syllables or more beside the longest
+    stretch it shares with the label, notification nouns aside ("쿠킹덤" for 쿠키런: 킹덤 leaves
+    one, "맬론알림쫌" for 멜론 "맬" and "쫌")."""
+    key, name = normalise(word), normalise(label)
+    if _JOINS_INSIDE.search(key):
+        return True
+    if not _HANGUL.search(key) or not _HANGUL.search(name) or re.search(r"[a-z]", name):
+        # Across scripts ("뉴욕타임스" for NYTimes, "플레이스토어" for Play 스토어) the part not
+        # shared may be the label's Latin part said in Hangul.
+        return False
+    at, _, size = SequenceMatcher(None, key, name, autojunk=False).find_longest_match()
+    left = [_NOTIFICATION_WORDS.sub(" ", key[:at]), _NOTIFICATION_WORDS.sub(" ", key[at + size :])]
+    return any(len(_HANGUL.findall(piece)) >= 2 for part in left for piece in part.split())
 
 
 def catalog_key(labels: Sequence[str]) -> str:
@@ -242,6 +268,8 @@ class EmbeddingAppMatcher:
         best = float(s[order[0]])
         runner = float(s[order[1]]) if len(order) > 1 else 0.0
         if best < self.threshold or best - runner < self.margin:
+            return None
+        if names_more_than(word, installed[int(order[0])].label):
             return None
         return AppMatch(
             word=word, app=installed[int(order[0])], score=best, method="embedding",

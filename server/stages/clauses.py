@@ -82,7 +82,8 @@ def remark_start(text: str) -> int:
     tail = [w for w in words(text[max(cues) :]) if w.text.strip(_TRAILING_MARKS)]
     if not tail:
         return len(text)
-    last = tail[-1].text.strip(_TRAILING_MARKS)
+    # An emoticon typed onto the last word ("무서워서ㅠ") is no part of its ending.
+    last = re.sub(r"[ㄱ-ㅎㅏ-ㅣ]+$", "", tail[-1].text.strip(_TRAILING_MARKS))
     before = tail[-2].text if len(tail) > 1 else ""
     if not (
         lexicon.pattern("context", "remark_end.endings", anchored="$").search(last)
@@ -98,12 +99,18 @@ _TRAILING_MARKS = " .!?~…"
 
 def _command_verb_at(text: str) -> int | None:
     """Offset of the first intent verb that is not inside a reason clause ("울려서", "끄면")."""
-    for w in words(text):
+    ws = words(text)
+    for k, w in enumerate(ws):
         if (mute_cue().search(w.text) or allow_cue_in(w.text)) and (
             not ends_reason_clause(w.text) or joins_commands(w.text)
         ):
+            if k + 1 < len(ws) and _QUOTED.search(ws[k + 1].text):
+                continue  # "엄마가 폰 좀 그만 보라고 …": someone else's words, quoted
             return w.start
     return None
+
+
+_QUOTED = re.compile(r"(?:라고|라구|라며|라면서|라는)$")
 
 
 def joins_commands(raw: str) -> bool:

@@ -38,9 +38,12 @@ def one_app_both_ways(
     ("유튜브 좀 그만 울리게 해" is one verb phrase: no "-고" joins two.)"""
     if len(set(apps)) != 1 or anything_else or not cue_spans:
         return False
-    if lexicon.pattern("markers", "all").search(text) or lexicon.pattern("markers", "rest").search(
-        text
+    # "둘 다" about one app is both verbs ("on이랑 off 둘 다"), not every notification.
+    said = re.sub(r"(?:둘|두\s*개)\s*다", " ", text)
+    if lexicon.pattern("markers", "all").search(said) or lexicon.pattern("markers", "rest").search(
+        said
     ):
         return False
     first = min(cue_spans)[0]
-    return bool(re.match(r"\S*고(?:\s|$)", text[first:]))
+    # "-고" joins two verbs, "이랑/하고" two named states ("on이랑 off").
+    return bool(re.match(r"\S*(?:고|\s*(?:이랑|랑|하고))(?:\s|$)", text[first:]))

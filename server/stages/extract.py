@@ -341,6 +341,8 @@ def combine(
     mute = r.mute
     if said.intent is not None:
         mute = said.intent == MUTE_WORD
+    if r.mute is None and r.kept_out and any(m.app not in r.kept_out for m in r.apps):
+        mute = True  # "X 빼고 Y Z 2시간", no verb: letting Y, Z alone through would mute X
     if said.apps is None:
         return replace(r, mute=mute, unsure=r.unsure - {"intent"}), "filled"
     by_name = {normalise(k): v for k, v in (names or {}).items()}

@@ -92,6 +92,11 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
     ):
         # The question was "how long?" and this answers it ("…까지로 해줘" included).
         return PendingAction.CONTINUE
+    if is_cancel(text) and turn.has_time and turn.has_intent_cue and (
+        turn.has_target or turn.names_all
+    ):
+        # "패스! 대신 금요일 6시까지 당근 알림 꺼줘": the earlier command dropped, a whole new one.
+        return PendingAction.NEW_REQUEST
     if replaces(text) or turn.adds_apps or turn.reverses:
         # A changed or a widened target ("넷플도 추가해서 3시간"), or the same apps the other way
         # round, changes the earlier command.

@@ -86,7 +86,7 @@ class RuleSlotReader:
 
     def spaced(self, text: str, installed: InstalledIndex) -> str:
         """`text` with the word breaks the reader restores ("광고알림꺼줘" → "광고 알림 꺼줘")."""
-        return self._respacer.respace(text, installed.labels).text
+        return self._respacer.respace(text, _spacing_names(installed)).text
 
     def read(
         self, text: str, installed: InstalledIndex, *, original: str | None = None
@@ -97,7 +97,7 @@ class RuleSlotReader:
         text = self._read_quoted(text, original, d)
         text = _blank_laughter(text, d)
         english = lexicon.read_english(text)
-        spaced = self._respacer.respace(english.text, installed.labels)
+        spaced = self._respacer.respace(english.text, _spacing_names(installed))
         d.text = _compose(spaced, english)
         rest = self._read_frames(spaced.text, d)
         self._read_context(spaced.text, d)
@@ -556,6 +556,11 @@ def _compose(outer: MappedText, inner: MappedText) -> MappedText:
 
 def _frame_words() -> frozenset[str]:
     return lexicon.words("reading", "frame_words")
+
+
+def _spacing_names(installed: InstalledIndex) -> tuple[str, ...]:
+    # A label's own last words count as a name ("레진이랑시리즈알림": 네이버 시리즈).
+    return (*installed.labels, *installed.by_label_part)
 
 
 def _is_context_word(raw: str) -> bool:

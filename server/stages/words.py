@@ -113,7 +113,11 @@ def strip_suffixes(token: str) -> str:
     for f in forms:
         if is_filler(f) or is_topic(f):
             return f
-    return forms[1] if len(forms) > 1 else forms[0]
+    # A word no list knows keeps a syllable-long ending rather than shrink to one syllable
+    # ("클로" is no "클" + 로: one syllable is no name, and it had been let go as no target).
+    if len(forms) > 1 and not (len(forms[1]) == 1 and "가" <= forms[1] <= "힣"):
+        return forms[1]
+    return forms[0]
 
 
 def is_verb(raw: str) -> bool:

@@ -117,8 +117,9 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 # Glued text puts a word before it ("알림반시간"); "절반", "일반", "과반" are others.
                 r"(?P<halfhour>(?<![\d절일과후전초중위상하월])반\s*시간(?!표))",
                 rf"(?P<dur>(?<![\d.:])(?P<dn>{_NUM_RE})\s*(?P<du>{unit}))",
-                r"(?P<dursmall>(?<![가-힣\d])(?P<ds_n>[일이구])\s*(?P<ds_u>분|초)"
-                r"(?=\s*(?:안|내|동안|간|뒤|후|만에)))",
+                # Years and months are counted in Sino-Korean numbers: "일년", "이개월" always.
+                r"(?P<dursmall>(?<![가-힣\d])(?P<ds_n>[일이구])\s*(?P<ds_u>분|초|년|개월)"
+                r"(?=\s*(?:안|내|동안|간|뒤|후|만에)|(?<=[년월])))",
                 rf"(?P<daypart>(?:오전|오후|아침|점심|저녁|새벽|낮|밤){_DP_FOLLOW})",
             ]
         )

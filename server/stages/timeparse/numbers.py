@@ -70,7 +70,8 @@ def _unit_accepts(unit: str, kind: str, text: str) -> bool:
     if kind == "native":
         return unit in ("시간", "달", "주", "주일")
     multi = len(text.replace(" ", "")) > 1
-    return unit in ("분", "초") or (multi and unit in ("시간", "일"))
+    # Years and months take Sino-Korean numbers ("삼 년", "사 개월"), hours native ones.
+    return unit in ("분", "초", "년", "개월") or (multi and unit in ("시간", "일"))
 
 
 def _unit_accepts_marked(unit: str, kind: str) -> bool:

@@ -326,6 +326,8 @@ def _tok_dursmall(text: str, m: re.Match[str]) -> list[_Token]:
     value = _SINO[m.group("ds_n")]
     tok = _Token("dur", m.start(), m.end(), length=_length_of(value, m.group("ds_u")))
     tok.word = m.group(0)
+    if m.group("ds_u") in ("년", "개월"):
+        _extend_duration(text, tok, m.group("ds_u"))  # "일년하고도두달"
     return [tok]
 
 
