@@ -252,3 +252,48 @@ def test_both_states_of_one_app_is_a_conflict(service) -> None:
     # "둘 다" about two apps is both apps.
     r = _ask(service, "카톡이랑 슬랙 둘 다 1시간 꺼줘")
     assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["카카오톡", "Slack"]
+
+
+# --------------------------------------------------------------------------- from natural_n's first run
+
+
+@pytest.mark.parametrize("text", [
+    "헬스장 들어옴 저녁 8시까지 카톡 유튜브 알림 전부 차단",
+    "마감이라 바쁨 밤 10시까지 슬랙만 울리게 해줘",
+    "유튜브 틱톡 알림 두 시간 꺼줘 동생 봐줘야 됨",
+])
+def test_statements_said_with_a_nominal_ending_are_context(service, text) -> None:
+    """"들어옴", "바쁨", "…해야 됨": a sentence of the user's own before or after the command;
+    its words had been asked about as apps."""
+    r = _ask(service, text)
+    assert r.ok and r.targetFixed is not None, (text, r.message)
+
+
+def test_locking_notifications_mutes_them(service) -> None:
+    r = _ask(service, "이번주말통째로디코알림잠가줘")
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.mute is True and r.targetFixed.name == ["Discord"]
+
+
+@pytest.mark.parametrize("text", ["퇴근할때까지인스타꺼줘", "다다음 달 초까지 유튜브 알림 꺼"])
+def test_an_event_or_a_vague_part_of_a_month_asks_for_the_time(service, text) -> None:
+    r = _ask(service, text)
+    assert not r.ok and r.failReason is not None and r.failReason.value == "incomplete", r
+    assert r.needsSupplement
+
+
+def test_letting_it_be_cancels(service) -> None:
+    r = _ask(service, "냅두자 걍", pending=True, pendingOriginal="유튜브 알림 막아")
+    assert r.pendingAction is not None and r.pendingAction.value == "CANCEL"
+
+
+def test_on_and_off_at_once_is_a_conflict(service) -> None:
+    r = _ask(service, "카톡 알림 on off 동시에 30분 동안")
+    assert not r.ok and r.failReason is not None and r.failReason.value == "conflict", r
+
+
+def test_an_unread_word_where_the_target_stands_is_asked_not_refused(service) -> None:
+    """"새벽세시까지냇플디코꺼줘": a verb and a time around a word code could not read had been
+    refused as chitchat; a question about the word is the honest answer."""
+    r = _ask(service, "새벽두시까지뷁뷁꺼줘")
+    assert not r.ok and r.failReason is not None and r.failReason.value == "app_unresolved", r

@@ -46,4 +46,6 @@ def one_app_both_ways(
         return False
     first = min(cue_spans)[0]
     # "-고" joins two verbs, "이랑/하고" two named states ("on이랑 off").
-    return bool(re.match(r"\S*(?:고|\s*(?:이랑|랑|하고))(?:\s|$)", text[first:]))
+    return "동시에" in text or bool(
+        re.match(r"\S*(?:고|\s*(?:이랑|랑|하고))(?:\s|$)", text[first:])
+    )

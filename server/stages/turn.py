@@ -85,7 +85,10 @@ class Turn:
         s = self.slots
         if s.asks_about:
             return False
-        if not (s.has_target or self.names_notifications):
+        # A word code could not read standing where a target does, with an intent verb
+        # ("새벽세시까지냇플디코꺼줘"): a command about something unread, asked about, not refused.
+        unread_target = any(s.intent_cues) and bool(set(s.unknown_words) - set(s.loose_words))
+        if not (s.has_target or self.names_notifications or unread_target):
             return False
         if self.time.outcome is not TimeOutcome.OK:
             # Without a time, only an intent verb on something the user named counts
