@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from notillm_local import resources
+from notillm_local import lexicon, resources
 from notillm_local.domain import AppMatch, AppRef, EmbeddingKind, SentenceEncoder
 from notillm_local.errors import ModelLoadError
 from notillm_local.lexicon import normalise
@@ -39,10 +39,6 @@ Vectors = npt.NDArray[np.float32]
 _HANGUL = re.compile(r"[가-힣]")
 
 
-_JOINS_INSIDE = re.compile(r".(?:이랑|하고).")
-_NOTIFICATION_WORDS = re.compile(r"알림|알람|푸시|노티|(?:이랑|랑|하고)$")
-
-
 def names_more_than(word: str, label: str) -> bool:
     """Whether `word` holds more than one app's name: a glued run that names two apps
     ("레진이랑시리즈", "봄툰레진") is close to each of them in meaning, and an embedding match
@@ -51,14 +47,16 @@ def names_more_than(word: str, label: str) -> bool:
     stretch it shares with the label, notification nouns aside ("쿠킹덤" for 쿠키런: 킹덤 leaves
     one, "맬론알림쫌" for 멜론 "맬" and "쫌")."""
     key, name = normalise(word), normalise(label)
-    if _JOINS_INSIDE.search(key):
+    joins = lexicon.pattern("markers", "joins_names")
+    if any(0 < m.start() and m.end() < len(key) for m in joins.finditer(key)):
         return True
     if not _HANGUL.search(key) or not _HANGUL.search(name) or re.search(r"[a-z]", name):
         # Across scripts ("뉴욕타임스" for NYTimes, "플레이스토어" for Play 스토어) the part not
         # shared may be the label's Latin part said in Hangul.
         return False
     at, _, size = SequenceMatcher(None, key, name, autojunk=False).find_longest_match()
-    left = [_NOTIFICATION_WORDS.sub(" ", key[:at]), _NOTIFICATION_WORDS.sub(" ", key[at + size :])]
+    nouns = lexicon.pattern("markers", "notification_nouns")
+    left = [nouns.sub(" ", joins.sub(" ", key[:at])), nouns.sub(" ", key[at + size :])]
     return any(len(_HANGUL.findall(piece)) >= 2 for part in left for piece in part.split())
 
 

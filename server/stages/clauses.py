@@ -104,13 +104,12 @@ def _command_verb_at(text: str) -> int | None:
         if (mute_cue().search(w.text) or allow_cue_in(w.text)) and (
             not ends_reason_clause(w.text) or joins_commands(w.text)
         ):
-            if k + 1 < len(ws) and _QUOTED.search(ws[k + 1].text):
+            quoted = lexicon.pattern("context", "quoted_speech.endings", anchored="$")
+            if k + 1 < len(ws) and quoted.search(ws[k + 1].text):
                 continue  # "엄마가 폰 좀 그만 보라고 …": someone else's words, quoted
             return w.start
     return None
 
-
-_QUOTED = re.compile(r"(?:라고|라구|라며|라면서|라는)$")
 
 
 def joins_commands(raw: str) -> bool:

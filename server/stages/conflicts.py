@@ -39,13 +39,13 @@ def one_app_both_ways(
     if len(set(apps)) != 1 or anything_else or not cue_spans:
         return False
     # "둘 다" about one app is both verbs ("on이랑 off 둘 다"), not every notification.
-    said = re.sub(r"(?:둘|두\s*개)\s*다", " ", text)
+    said = lexicon.pattern("markers", "both_states.both").sub(" ", text)
     if lexicon.pattern("markers", "all").search(said) or lexicon.pattern("markers", "rest").search(
         said
     ):
         return False
     first = min(cue_spans)[0]
     # "-고" joins two verbs, "이랑/하고" two named states ("on이랑 off").
-    return "동시에" in text or bool(
+    return bool(lexicon.pattern("markers", "both_states.at_once").search(text)) or bool(
         re.match(r"\S*(?:고|\s*(?:이랑|랑|하고))(?:\s|$)", text[first:])
     )
