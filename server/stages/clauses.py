@@ -100,11 +100,11 @@ _TRAILING_MARKS = " .!?~…"
 def _command_verb_at(text: str) -> int | None:
     """Offset of the first intent verb that is not inside a reason clause ("울려서", "끄면")."""
     ws = words(text)
+    quoted = lexicon.pattern("context", "quoted_speech.endings", anchored="$")
     for k, w in enumerate(ws):
         if (mute_cue().search(w.text) or allow_cue_in(w.text)) and (
             not ends_reason_clause(w.text) or joins_commands(w.text)
         ):
-            quoted = lexicon.pattern("context", "quoted_speech.endings", anchored="$")
             if k + 1 < len(ws) and quoted.search(ws[k + 1].text):
                 continue  # "엄마가 폰 좀 그만 보라고 …": someone else's words, quoted
             return w.start

@@ -122,9 +122,7 @@ def strip_suffixes(token: str) -> str:
 
 def is_verb(raw: str) -> bool:
     """Predicates end in verbal endings; app names and topics do not."""
-    if lexicon.pattern("intent", "mute").search(raw) or lexicon.pattern("intent", "allow").search(
-        raw
-    ):
+    if _says_intent_verb(raw):
         return True
     if re.search(r"[하되]", raw) and lexicon.pattern("reading", "verb_endings").search(raw):
         return True
@@ -146,10 +144,7 @@ def ends_reason_clause(raw: str) -> bool:
     if lexicon.pattern("context", "reason_end.endings", anchored="$").search(raw):
         return not (
             lexicon.pattern("context", "reason_end.insisted", anchored="$").search(raw)
-            and (
-                lexicon.pattern("intent", "mute").search(raw)
-                or lexicon.pattern("intent", "allow").search(raw)
-            )
+            and _says_intent_verb(raw)
         )
     # A purpose clause ("공부 좀 하게", "카운트다운 보게"): ~게 on a verb that is no intent cue
     # ("받게", "울리게", "조용하게" are the command's own verbs, "오지 않게" one negated).
@@ -157,6 +152,11 @@ def ends_reason_clause(raw: str) -> bool:
     return (
         raw.endswith(ending) and len(raw) > len(ending)
         and not raw.endswith(lexicon.raw_words("context", "purpose_end.not_after"))
-        and not lexicon.pattern("intent", "mute").search(raw)
-        and not lexicon.pattern("intent", "allow").search(raw)
+        and not _says_intent_verb(raw)
+    )
+
+
+def _says_intent_verb(raw: str) -> bool:
+    return bool(
+        lexicon.pattern("intent", "mute").search(raw) or lexicon.pattern("intent", "allow").search(raw)
     )
