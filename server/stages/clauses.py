@@ -107,9 +107,18 @@ def _command_verb_at(text: str) -> int | None:
         ):
             if k + 1 < len(ws) and quoted.search(ws[k + 1].text):
                 continue  # "엄마가 폰 좀 그만 보라고 …": someone else's words, quoted
+            if k + 1 < len(ws) and _modifies_clause_end(w.text, ws[k + 1].text):
+                continue  # "PT 받는 중이라": the verb describes what the user is doing
             return w.start
     return None
 
+
+
+def _modifies_clause_end(verb: str, following: str) -> bool:
+    """A verb in its modifier form ("받는", "끄던") before a word that closes a reason clause
+    ("중이라", "중이라서"): the verb is part of that clause, not the command."""
+    ending = lexicon.pattern("context", "modifier_end.endings", anchored="$")
+    return bool(ending.search(verb)) and ends_reason_clause(following)
 
 
 def joins_commands(raw: str) -> bool:

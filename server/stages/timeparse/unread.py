@@ -12,14 +12,16 @@ import re
 from collections.abc import Sequence
 
 from notillm_local.stages.timeparse.model import _Token
-from notillm_local.stages.timeparse.vocabulary import _EN, _ORD_RE, _SINO_MULTI_RE, _en_alt
+from notillm_local.stages.timeparse.vocabulary import (
+    _EN,
+    _HOLIDAYS,
+    _ORD_RE,
+    _SINO_MULTI_RE,
+    _en_alt,
+)
 
 # Words that look like part of a time but are not read. Strong ones are time words on their
 # own (flagged beside a time or before a time marker); weak ones only when right beside a time.
-_HOLIDAYS = (
-    "크리스마스\\s*이브|크리스마스|성탄절|설\\s*연휴|설날|구정|신정|추석|삼일절|어린이날|어버이날"
-    "|현충일|제헌절|광복절|개천절|한글날|석가탄신일|부처님\\s*오신\\s*날|명절|연휴|새해|연말연시"
-)
 _UNREAD_STRONG = re.compile(
     rf"격주|다다음\s*(?:주|달)?|말일|월말|월초|연말|연초|초순|중순|하순|주초|매달|매월|매년"
     rf"|반나절|한나절|분기|(?:이|요|그)\s*맘\s*때"
@@ -42,8 +44,9 @@ _GLUED_BEFORE = re.compile(r"\d+(?:\.\d+)?$")
 _UNREAD_UNIT = re.compile(
     r"(?<![a-z\d])\d+(?:\.\d+)?\s?[a-z]+(?=\s*(?:까지|부터|동안|간|뒤|후|안에|내에|이내))"
 )
+# "추석 때부터": 때 ("the time of") may stand between the word and its marker.
 _TIME_MARK_AFTER = re.compile(
-    r"\s*(?:까지|부터|동안|마다|내내|이후)|(?:에는|에도|에|로|전|후|간|안|내)(?![가-힣])"
+    r"(?:\s*때)?(?:\s*(?:까지|부터|동안|마다|내내|이후)|(?:에는|에도|에|로|전|후|간|안|내)(?![가-힣]))"
 )
 
 

@@ -123,6 +123,11 @@ _YEAR_RE = r"(?:19|20)\d{2}"
 _PAST_SPECIAL = (
     r"(?:지지난|지난|저번)\s*(?:일주일|하루|이틀|사흘|나흘|닷새|엿새|이레|여드레|아흐레|열흘|보름|한\s*(?:주|달))"
 )
+# Holidays: their dates are not read, but "지난 어린이날" is in the past whatever its date.
+_HOLIDAYS = (
+    "크리스마스\\s*이브|크리스마스|성탄절|설\\s*연휴|설날|구정|신정|추석|삼일절|어린이날|어버이날"
+    "|현충일|제헌절|광복절|개천절|한글날|석가탄신일|부처님\\s*오신\\s*날|명절|연휴|새해|연말연시"
+)
 # Words that name a moment before now. Said as the rule's time they make it invalid.
 _PAST_RE = (
     rf"(?:지지난|지난|저번)\s*주\s*말|(?:지지난|지난|저번)\s*(?:주|달|해)(?:\s*{_WDN})?{_PERIOD_FOLLOW}"
@@ -132,6 +137,7 @@ _PAST_RE = (
     r"|지금\s*까지|어젯\s*밤|어제|엊그제|엊그저께|그저께|그제(?!서야)|그끄저께|방금|재작년|작년"
     r"|지난\s*해|아까(?=$|[^가-힣]|부터|까지|에)"
     rf"|(?:지지난|지난|저번)\s*번{_PERIOD_FOLLOW}|전주(?=\s*(?:까지|부터|{_WDN}))"
+    rf"|(?:지지난|지난|저번)(?=\s*(?:{_HOLIDAYS}))"
 )
 
 _PAST_LENGTH = re.compile(
