@@ -340,7 +340,17 @@ class Pipeline:
         if action is PendingAction.UPDATE:
             focus = pending.update_focus(req.prompt)
             if focus != req.prompt and focus.strip():
-                turn = self._read(focus, now, installed, run, "prompt")
+                whole = turn
+                # "5시 말고 7시로 미뤄줘": the new value is what follows the marker, and a clock
+                # alone there is the new end, as in an answer to "until when?".
+                turn = self._read(focus, now, installed, run, "prompt", lone_time_ends=True)
+                if whole.has_time and not turn.has_time:
+                    # A time was said but none read in the new value: never keep the old one.
+                    return Decision(
+                        Verdict(ok=False, fail=FailReason.INCOMPLETE, needs_supplement=True,
+                                message=answer.ask("time")),
+                        intent=pend, pending_action=action, llm_calls=calls,
+                    )
         first = self._with_model(first, installed, run)
         if self._extractor.decides_every_slot:
             # Each turn is read by the model on its own words and time spans; the merge is

@@ -11,7 +11,6 @@ import json
 import logging
 import os
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -21,6 +20,16 @@ from notillm_local import lexicon, resources
 from notillm_local.domain import AppMatch, AppRef, AppWordMatcher
 from notillm_local.lexicon import normalise
 from notillm_local.stages.sound import letters_spelt, sound_distance
+from notillm_local.stages.typos import (
+    _is_final,
+    _jamo,
+    _near_in_jamo,
+    _one_letter_said_alike,
+    _vowels_swap,
+    jamo_distance,
+    latin_slip,
+    syllables_abbreviate,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -31,60 +40,6 @@ _FUZZY_MIN_JAMO = 6
 _FUZZY_TWO_EDITS_JAMO = 10
 # The Latin or symbol tail of a Korean device label ("영웅문S#"): an edition mark, not the name.
 _EDITION_TAIL = re.compile(r"(?<=[가-힣])[^가-힣]+$")
-
-
-def _is_final(jamo: str) -> bool:
-    """A Hangul final consonant (jongseong) as NFD writes it."""
-    return "\u11a8" <= jamo <= "\u11c2"
-
-
-# Letters that are the same letter as said, so chat types one for the other: initial consonants
-# (NFD choseong) that differ only in force — ㄱㄲㅋ, ㄷㄸㅌ, ㅂㅃㅍ, ㅈㅉㅊ, ㅅㅆ ("카똑", "까톡") — and
-# vowels Korean no longer tells apart in speech — ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅞ/ㅚ ("벤드" for 밴드).
-_SAID_ALIKE = {
-    c: n for n, group in enumerate((
-        "\u1100\u1101\u110f", "\u1103\u1104\u1110", "\u1107\u1108\u1111",
-        "\u110c\u110d\u110e", "\u1109\u110a",
-        "\u1162\u1166", "\u1164\u1168", "\u116b\u1170\u116c",
-    ))
-    for c in group
-}
-
-
-def _one_letter_said_alike(a: str, b: str) -> bool:
-    """Whether two jamo strings differ in exactly one letter, the two said alike (`_SAID_ALIKE`)."""
-    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-    return len(diff) == 1 and _SAID_ALIKE.get(diff[0][0], -1) == _SAID_ALIKE.get(diff[0][1], -2)
-
-
-def _jamo(word: str) -> str:
-    """Hangul syllables decomposed into their letters (NFD), so a typo is one small edit."""
-    return unicodedata.normalize("NFD", word)
-
-
-def _vowels_swap(a: str, b: str) -> bool:
-    """Two jamo strings alike but for two vowels (medial jamo) in each other's place."""
-    if len(a) != len(b):
-        return False
-    diff = [k for k in range(len(a)) if a[k] != b[k]]
-    return (
-        len(diff) == 2 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
-        and all("\u1161" <= a[k] <= "\u1175" for k in diff)
-    )
-
-
-def jamo_distance(a: str, b: str) -> int:
-    """Edit distance between two words letter by letter (jamo): "스랙" is 1 from "슬랙"."""
-    from rapidfuzz.distance import Levenshtein
-
-    return int(Levenshtein.distance(_jamo(a), _jamo(b)))
-
-
-def _near_in_jamo(a: str, b: str) -> bool:
-    """One jamo apart, or a quarter of the longer word's jamo at most ("링크딘" for 링크드인, a
-    syllable said short; "네이트온" is five jamo from 네이버's six: another name)."""
-    d = jamo_distance(a, b)
-    return d <= max(1, len(_jamo(max(a, b, key=len))) // 4)
 
 
 @dataclass(frozen=True)
@@ -175,6 +130,10 @@ class AliasTable:
                  if k and k not in self.word_to_label and k not in self.word_to_elsewhere]
         if extra:
             keys, words = [*keys, *(_jamo(k) for k in extra)], [*words, *extra]
+        if re.fullmatch(r"[a-z]{5,}", key):
+            # Latin names slip by letters, not jamo ("gmial"): one slip, one app only.
+            found = {self.app_of(w): w for w in words if w.isascii() and latin_slip(key, w)}
+            return next(iter(found.values())) if len(found) == 1 else None
         if len(query) < _FUZZY_MIN_JAMO:
             return self._near_short(key, query, keys, words)
         limit = 2 if len(query) >= _FUZZY_TWO_EDITS_JAMO else 1
@@ -443,7 +402,13 @@ class AppMapper:
                 key = key.replace(inner, "")
         if any(n in key or key in n or _near_in_jamo(key, n) for n in names):
             return False
-        return any(len(os.path.commonprefix([key, n])) >= 2 for n in names)
+        # "원스토어" and Play 스토어's "플레이스토어" share a tail, and 원 is no part of the name
+        # ("쿠킹덤" cuts 쿠키런: 킹덤 short instead).
+        return any(
+            len(os.path.commonprefix([key, n])) >= 2
+            or (len(os.path.commonprefix([key[::-1], n[::-1]])) >= 2 and key[0] not in n)
+            for n in names
+        )
 
     def names_of(self, app: AppRef, installed: InstalledIndex) -> frozenset[str]:
         """Every word (normalised) that names the installed `app`: its label, the table's words
@@ -498,7 +463,7 @@ class AppMapper:
             return AppMatch(word=word, app=clipped, score=1.0, method="clipped")
         if self._embedder is not None and len(normalise(word)) >= 2:
             match = self._embedder.match(word, installed.apps)
-            if match is not None:
+            if match is not None and not self.sibling_of(word, match.app, installed):
                 logger.debug("embedding match -> %s (%.3f)", match.app.label, match.score)
                 return match
         return None
@@ -524,16 +489,17 @@ class AppMapper:
 
     def clipped(self, word: str, installed: InstalledIndex) -> AppRef | None:
         """The one installed app whose Korean name the word opens, cut short as chat cuts names
-        ("잡코" for 잡코리아, "핀터" for 핀터레스트): two syllables or more of a name at least two
-        syllables longer, and no other installed app's name opens the same way."""
+        ("잡코" for 잡코리아, "핀터" for 핀터레스트) or cuts down to syllables of its parts ("뱅샐" for
+        뱅크샐러드): two syllables or more of a name at least two syllables longer, and no other
+        installed app's name is cut the same way."""
         key = normalise(word)
         if len(key) < 2 or not re.fullmatch(r"[가-힣]+", key) or self.is_app_word(key):
             return None
         found = {
             a for a in installed.apps
             for name in self.names_of(a, installed)
-            if re.fullmatch(r"[가-힣]+", name) and name.startswith(key)
-            and len(name) >= len(key) + 2
+            if re.fullmatch(r"[가-힣]+", name) and len(name) >= len(key) + 2
+            and (name.startswith(key) or syllables_abbreviate(key, name))
         }
         return next(iter(found)) if len(found) == 1 else None
 

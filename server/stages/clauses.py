@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from notillm_local import lexicon
-from notillm_local.stages.words import ends_reason_clause, suffix_set, words
+from notillm_local.stages.words import Word, ends_reason_clause, suffix_set, words
 
 
 def has_intent_cue(text: str) -> bool:
@@ -66,6 +66,22 @@ def context_end(text: str) -> int:
     return command + _reason_clause_end(text[command:])
 
 
+def opening_statement_end(text: str) -> int:
+    """Offset where a short statement opening the message ends ("휴가 출발~ 슬랙 팀즈 꺼줘",
+    "면접 들어감 팀즈 줌 알림 90분 꺼줘"), or 0. The caller checks that no app stands in it."""
+    spec = "opening_statement"
+    ws = words(text)
+    brk = lexicon.pattern("context", f"{spec}.break").search(text)
+    ending = lexicon.pattern("context", f"{spec}.endings", anchored="$")
+    end = next((w.end for w in ws if ending.search(w.text)), 0)
+    if brk and (not end or brk.start() < end):
+        end = brk.start()
+    opening = [w for w in ws if w.end <= end]
+    if not opening or len(opening) > int(lexicon.data("context")[spec]["max_words"]):
+        return 0
+    return 0 if has_intent_cue(text[:end]) else end
+
+
 def remark_start(text: str) -> int:
     """Offset where a remark after the command begins ("밤 9시까지 배민만 울리게 해줘 배달 기다리는
     중", "팀즈 꺼줘 휴가야"), or len(text) when the message ends with the command.
@@ -103,7 +119,7 @@ def _command_verb_at(text: str) -> int | None:
     quoted = lexicon.pattern("context", "quoted_speech.endings", anchored="$")
     for k, w in enumerate(ws):
         if (mute_cue().search(w.text) or allow_cue_in(w.text)) and (
-            not ends_reason_clause(w.text) or joins_commands(w.text)
+            not ends_reason_clause(w.text, _after(ws, k)) or joins_commands(w.text)
         ):
             if k + 1 < len(ws) and quoted.search(ws[k + 1].text):
                 continue  # "엄마가 폰 좀 그만 보라고 …": someone else's words, quoted
@@ -141,13 +157,25 @@ def _reason_clause_end(text: str) -> int:
         verb_at = len(text)
     end = 0
     prev = ""
-    for w in words(text[:verb_at]):
-        if ends_reason_clause(w.text) and not _is_only_app(w.text) and not joins_commands(w.text):
+    ws = words(text)
+    for k, w in enumerate(ws):
+        if w.end > verb_at:
+            break
+        if (
+            ends_reason_clause(w.text, _after(ws, k))
+            and not _is_only_app(w.text)
+            and not joins_commands(w.text)
+        ):
             end = w.end
         elif lexicon.pattern("context", "reason_end.while").search(f"{prev} {w.text}"):
             end = w.end  # "달리기하는 동안": a while-clause the time parser has no length for
         prev = w.text or prev
     return end
+
+
+def _after(ws: list[Word], k: int) -> str:
+    """The two words after `ws[k]`, which tell whether a condition asks for its verb."""
+    return " ".join(w.text for w in ws[k + 1 : k + 3])
 
 
 def _is_only_app(raw: str) -> bool:

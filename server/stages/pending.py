@@ -57,6 +57,11 @@ def is_cancel(text: str) -> bool:
     return bool(lexicon.pattern("markers", "cancel").search(text))
 
 
+def asks_back(text: str) -> bool:
+    """The turn asks the question back ("얼마나", "언제까지") instead of answering it."""
+    return bool(lexicon.pattern("markers", "asks_back.words").search(text))
+
+
 def update_focus(text: str) -> str:
     """For "아니 카톡 말고 슬랙으로", the words that carry the new value ("슬랙으로")."""
     marks = list(lexicon.pattern("markers", "after_replace").finditer(text))
@@ -83,6 +88,9 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
     if is_cancel(text) and not turn.has_time and not turn.has_target:
         return PendingAction.CANCEL
     if not (turn.has_time or turn.has_target or turn.has_intent_cue):
+        return PendingAction.UNRESOLVED
+    if not (turn.has_time or turn.has_target or turn.names_all) and asks_back(text):
+        # "얼마나 꺼야 되지..": the verb repeats the earlier command's; the question is still open.
         return PendingAction.UNRESOLVED
     if (
         turn.has_time

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 
 from notillm_local import lexicon
+from notillm_local.domain import AppMatch, AppRef
+from notillm_local.stages.apps import AppMapper, InstalledIndex
 from notillm_local.stages.clauses import allow_cue_in, mute_cue
 from notillm_local.stages.words import Word, is_filler, peel, words
 
@@ -46,7 +48,10 @@ def after_app(ws: list[Word], idx: int, app_at: set[int]) -> bool:
 def only_notification_nouns(text: str) -> bool:
     """Whether `text` holds nothing but words like 앱, 알림, 어플 (with their particles)."""
     parts = [w.text for w in words(text) if w.text]
-    return bool(parts) and all(is_notification_noun(p) or is_filler(p) for p in parts)
+    apps = lexicon.words("markers", "app_nouns.words")
+    return bool(parts) and all(
+        is_notification_noun(p) or is_filler(p) or any(f in apps for f in peel(p)) for p in parts
+    )
 
 
 def is_notification_noun(raw: str) -> bool:
@@ -83,4 +88,41 @@ def stands_as_target(
     return (
         after_app(ws, i, app_at) or next_is_app
         or bool(nxt) and bool(mute_cue().search(nxt) or allow_cue_in(nxt))
+    )
+
+
+def named_by_another(
+    mapper: AppMapper, ws: list[Word], idx: int, app: AppRef, installed: InstalledIndex
+) -> bool:
+    """Whether a word of the turn other than `ws[idx]` names `app` by the table: then a guess
+    (an embedding match) that `ws[idx]` is `app` too is another app, not the same one twice."""
+    for j, other in enumerate(ws):
+        if j == idx:
+            continue
+        for form in peel(other.text):
+            found = mapper.lookup(form, installed)
+            if isinstance(found, AppMatch) and found.app == app:
+                return True
+    return False
+
+
+def except_before(ws: list[Word], i: int) -> bool:
+    """An English exception word, which stands before the kept apps ("all off except 카톡",
+    "mute all but 카톡": "but" only after "all", which English has read as 모든)."""
+    text = ws[i].text.lower()
+    if lexicon.pattern("markers", "except_before").fullmatch(text):
+        return True
+    prev = next((w.text for w in reversed(ws[:i]) if w.text), "")
+    return bool(
+        lexicon.pattern("markers", "except_after_all").fullmatch(text)
+        and lexicon.pattern("markers", "all").fullmatch(prev)
+    )
+
+
+def except_before_all(word: str, nxt: str) -> bool:
+    """"카톡 아니면 다 꺼": 아니면 ("if not") keeps the app before it out of a rule for every
+    notification; before anything else ("카톡 아니면 인스타") it is a choice of two."""
+    return bool(
+        lexicon.pattern("markers", "except_before_all").fullmatch(word)
+        and lexicon.pattern("markers", "all_opening", anchored="^").search(nxt)
     )

@@ -27,6 +27,7 @@ from notillm_local.stages.clauses import (
     context_end,
     joins_commands,
     mute_cue,
+    opening_statement_end,
     remark_start,
     tails,
 )
@@ -37,7 +38,10 @@ from notillm_local.stages.positions import (
     after_app,
     before_notification_word,
     coordinated,
+    except_before,
+    except_before_all,
     is_notification_noun,
+    named_by_another,
     stands_as_target,
 )
 from notillm_local.stages.reading import ReadSpan, SlotReading
@@ -49,6 +53,7 @@ from notillm_local.stages.words import (
     is_topic,
     is_verb,
     peel,
+    says_intent_verb,
     strip_suffixes,
     suffix_set,
     words,
@@ -229,6 +234,9 @@ class RuleSlotReader:
     ) -> None:
         ws = words(text)
         found, leftovers = self._find_apps(ws, installed, d)
+        opening = opening_statement_end(text)
+        if opening > clause_end and not any(ws[i].end <= opening for i, _ in found):
+            clause_end = opening  # "휴가 출발~ 슬랙 팀즈 꺼줘": the opening is context
         excluded_at = self._exclusions(ws, found)
         predicate_at = _predicate_start(text, ws)
         remark_at = len(text) if remark_at is None else remark_at
@@ -325,7 +333,7 @@ class RuleSlotReader:
         between = lexicon.pattern("markers", "kept_between", anchored="^")
         out: set[int] = set()
         for i, w in enumerate(ws):
-            if i not in app_at and _except_before(ws, i):
+            if i not in app_at and except_before(ws, i):
                 # "all off except 카톡, 슬랙": English names the kept apps after the marker.
                 k = i + 1
                 if k < len(ws) and tail.fullmatch(ws[k].text.lower()):
@@ -344,7 +352,7 @@ class RuleSlotReader:
             )
             nxt = ws[i + 1].text if i + 1 < len(ws) else ""
             own = i not in app_at and bool(
-                marker.match(w.text) or keep.match(w.text)
+                marker.match(w.text) or keep.match(w.text) or except_before_all(w.text, nxt)
                 # a keep marker of two words ("그대로 두고")
                 or (nxt and keep.fullmatch(w.text + nxt))
             )
@@ -399,15 +407,19 @@ class RuleSlotReader:
         markers = (lexicon.pattern("markers", "except"), lexicon.pattern("markers", "keep"))
         tail = lexicon.pattern("markers", "except_before_tail")
         if any(rx.fullmatch(f) for rx in markers for f in peel(raw)) or (
-            _except_before(ws, i) and (
+            except_before(ws, i) and (
                 self._next_is_app(ws, i)
                 or (i + 1 < len(ws) and bool(tail.fullmatch(ws[i + 1].text.lower())))
             )
-        ) or (i > 0 and _except_before(ws, i - 1) and tail.fullmatch(raw.lower())):
+        ) or (i > 0 and except_before(ws, i - 1) and tail.fullmatch(raw.lower())) or (
+            i + 1 < len(ws)
+            and (except_before_all(raw, ws[i + 1].text) or markers[1].fullmatch(f"{raw} {ws[i + 1].text}"))
+        ):
             d.mark(w.start, w.end, "filler", "exception")
             return
         if in_reason or _is_context_word(raw) or (
-            ends_reason_clause(raw) and not joins_commands(raw)
+            ends_reason_clause(raw, " ".join(x.text for x in ws[i + 1 : i + 3]))
+            and not joins_commands(raw)
         ):
             if lexicon.pattern("context", "talk_end.endings", anchored="$").search(raw) or (
                 lexicon.pattern("context", "talk_end.statement", anchored="$").search(raw)
@@ -430,7 +442,10 @@ class RuleSlotReader:
                 return
             d.mark(w.start, w.end, "intent")  # part of an intent verb ("안 보고 싶어")
             return
-        if mute_cue().fullmatch(raw) or is_verb(raw):
+        # "원스토어하고 플레이스토어": 하고 joins two names; a 2-syllable verbal noun ("생각하고") acts.
+        listed = len(word) >= 3 and raw.endswith(CONJUNCTIONS) and self._next_is_app(ws, i) and not (
+            says_intent_verb(raw))
+        if mute_cue().fullmatch(raw) or (is_verb(raw) and not listed):
             if not (mute_cue().search(raw) or allow_cue_in(raw)):
                 d.predicates.append(raw)
             d.mark(w.start, w.end, "intent" if (mute_cue().search(raw) or allow_cue_in(raw)) else "filler")
@@ -453,6 +468,12 @@ class RuleSlotReader:
         if res is None and word != raw and raw[len(word) :] in suffix_set():
             # What looked like a particle may end the name: "아사나" is Asana, not "아사" + 나.
             res = self._mapper.resolve(raw, installed)
+        if isinstance(res, AppMatch) and res.method == "embedding" and named_by_another(
+            self._mapper, ws, i, res.app, installed
+        ):
+            # "원스토어랑플레이스토어": 원스토어 is close in meaning to Play 스토어, which the next
+            # word names by the table. Nobody names one app twice: the word is another app.
+            res = None
         if isinstance(res, AppMatch):
             d.apps.append((i, res))
             d.mark(w.start, w.end, "app", res.app.label)
@@ -577,16 +598,3 @@ def _predicate_start(text: str, ws: list[Word]) -> int:
         if w.end > at:
             return k
     return len(ws)
-
-
-def _except_before(ws: list[Word], i: int) -> bool:
-    """An English exception word, which stands before the kept apps ("all off except 카톡",
-    "mute all but 카톡": "but" only after "all", which English has read as 모든)."""
-    text = ws[i].text.lower()
-    if lexicon.pattern("markers", "except_before").fullmatch(text):
-        return True
-    prev = next((w.text for w in reversed(ws[:i]) if w.text), "")
-    return bool(
-        lexicon.pattern("markers", "except_after_all").fullmatch(text)
-        and lexicon.pattern("markers", "all").fullmatch(prev)
-    )

@@ -122,7 +122,7 @@ def strip_suffixes(token: str) -> str:
 
 def is_verb(raw: str) -> bool:
     """Predicates end in verbal endings; app names and topics do not."""
-    if _says_intent_verb(raw):
+    if says_intent_verb(raw):
         return True
     if re.search(r"[하되]", raw) and lexicon.pattern("reading", "verb_endings").search(raw):
         return True
@@ -137,14 +137,17 @@ def is_verb(raw: str) -> bool:
     )
 
 
-def ends_reason_clause(raw: str) -> bool:
-    """Whether a word closes a reason or context clause ("마감이라", "들어가야돼서", "그런데")."""
+def ends_reason_clause(raw: str, following: str = "") -> bool:
+    """Whether a word closes a reason or context clause ("마감이라", "들어가야돼서", "그런데");
+    `following` is the text after it ("끄면" before "안 될까?" asks for the verb: no clause)."""
     if normalise(raw) in lexicon.words("context", "reason_end.words"):
         return True
+    if raw.endswith("면") and lexicon.pattern("context", "reason_end.if_as_request").search(following):
+        return False
     if lexicon.pattern("context", "reason_end.endings", anchored="$").search(raw):
         return not (
             lexicon.pattern("context", "reason_end.insisted", anchored="$").search(raw)
-            and _says_intent_verb(raw)
+            and says_intent_verb(raw)
         )
     # A purpose clause ("공부 좀 하게", "카운트다운 보게"): ~게 on a verb that is no intent cue
     # ("받게", "울리게", "조용하게" are the command's own verbs, "오지 않게" one negated).
@@ -152,11 +155,11 @@ def ends_reason_clause(raw: str) -> bool:
     return (
         raw.endswith(ending) and len(raw) > len(ending)
         and not raw.endswith(lexicon.raw_words("context", "purpose_end.not_after"))
-        and not _says_intent_verb(raw)
+        and not says_intent_verb(raw)
     )
 
 
-def _says_intent_verb(raw: str) -> bool:
+def says_intent_verb(raw: str) -> bool:
     return bool(
         lexicon.pattern("intent", "mute").search(raw) or lexicon.pattern("intent", "allow").search(raw)
     )

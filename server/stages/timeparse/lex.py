@@ -69,7 +69,7 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"(?P<past>{_PAST_RE})",
                 rf"(?P<now>지금\s*부터|지금으로\s*부터|이제\s*부터|앞으로|지금|{en(_EN['now'])})",
                 r"(?P<wholeday>하루\s*종일|온\s*종일|종일|하루\s*내내)",
-                rf"(?P<daily>매일\s*매일|매일같이|매일|날마다|하루도\s*(?:빠짐\s*없이|빼놓지\s*않고|안\s*빼고|빠지지\s*않고)|{en(_EN['daily'])})",
+                rf"(?P<daily>매일\s*매일|매일같이|매일|날마다|(?:맨날|매날)(?=\s*(?:밤|아침|저녁|새벽|오전|오후|낮|점심|\d|[한두세네다여열]\s*시))|하루도\s*(?:빠짐\s*없이|빼놓지\s*않고|안\s*빼고|빠지지\s*않고)|{en(_EN['daily'])})",
                 rf"(?P<weekly>매주|주마다|{en(_EN['weekly'])})",
                 r"(?P<weekend>(?<!다)(?:이번|금)\s*주\s*(?:주\s*)?말)",
                 rf"(?P<dayset>평일|주중|주말|{en(_EN_DAYSETS)})",

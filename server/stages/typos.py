@@ -1,0 +1,81 @@
+"""How a typed word slips from the name it means: one jamo off, a letter said alike, two vowels
+or two Latin letters swapped. The app mapper (apps.py) asks these of words no table knows."""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def _is_final(jamo: str) -> bool:
+    """A Hangul final consonant (jongseong) as NFD writes it."""
+    return "\u11a8" <= jamo <= "\u11c2"
+
+
+# Letters that are the same letter as said, so chat types one for the other: initial consonants
+# (NFD choseong) that differ only in force — ㄱㄲㅋ, ㄷㄸㅌ, ㅂㅃㅍ, ㅈㅉㅊ, ㅅㅆ ("카똑", "까톡") — and
+# vowels Korean no longer tells apart in speech — ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅞ/ㅚ ("벤드" for 밴드).
+_SAID_ALIKE = {
+    c: n for n, group in enumerate((
+        "\u1100\u1101\u110f", "\u1103\u1104\u1110", "\u1107\u1108\u1111",
+        "\u110c\u110d\u110e", "\u1109\u110a",
+        "\u1162\u1166", "\u1164\u1168", "\u116b\u1170\u116c",
+    ))
+    for c in group
+}
+
+
+def _one_letter_said_alike(a: str, b: str) -> bool:
+    """Whether two jamo strings differ in exactly one letter, the two said alike (`_SAID_ALIKE`)."""
+    diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return len(diff) == 1 and _SAID_ALIKE.get(diff[0][0], -1) == _SAID_ALIKE.get(diff[0][1], -2)
+
+
+def _jamo(word: str) -> str:
+    """Hangul syllables decomposed into their letters (NFD), so a typo is one small edit."""
+    return unicodedata.normalize("NFD", word)
+
+
+def _vowels_swap(a: str, b: str) -> bool:
+    """Two jamo strings alike but for two vowels (medial jamo) in each other's place."""
+    if len(a) != len(b):
+        return False
+    diff = [k for k in range(len(a)) if a[k] != b[k]]
+    return (
+        len(diff) == 2 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+        and all("\u1161" <= a[k] <= "\u1175" for k in diff)
+    )
+
+
+def jamo_distance(a: str, b: str) -> int:
+    """Edit distance between two words letter by letter (jamo): "스랙" is 1 from "슬랙"."""
+    from rapidfuzz.distance import Levenshtein
+
+    return int(Levenshtein.distance(_jamo(a), _jamo(b)))
+
+
+def _near_in_jamo(a: str, b: str) -> bool:
+    """One jamo apart, or a quarter of the longer word's jamo at most ("링크딘" for 링크드인, a
+    syllable said short; "네이트온" is five jamo from 네이버's six: another name)."""
+    d = jamo_distance(a, b)
+    return d <= max(1, len(_jamo(max(a, b, key=len))) // 4)
+
+
+def latin_slip(a: str, b: str) -> bool:
+    """Whether two Latin names of five letters or more are one slip apart: a letter wrong, left
+    out or added, or two neighbours swapped ("gmial" for gmail)."""
+    from rapidfuzz.distance import OSA
+
+    return a != b and min(len(a), len(b)) >= 5 and OSA.distance(a, b) <= 1
+
+
+def syllables_abbreviate(short: str, name: str) -> bool:
+    """Whether a word of two or three syllables cuts a name down to syllables of its parts, in
+    order and from its first ("뱅샐" for 뱅크샐러드, "케뱅" for 케이뱅크), as chat shortens names."""
+    if not 2 <= len(short) <= 3 or short[0] != name[0]:
+        return False
+    at = 1
+    for ch in short[1:]:
+        at = name.find(ch, at + 1)  # a later part, not the next syllable of the first
+        if at < 0:
+            return False
+    return True
