@@ -201,3 +201,34 @@ def test_a_changed_clock_replaces_the_end(service) -> None:
     assert r.ok and r.condition is not None and r.condition.expires.startswith("2035-09-20T20:00"), r
     r = _ask(service, "6시 말고 좀 더 늦게", pending=True, pendingOriginal="유튜브 알림 저녁 6시까지 꺼")
     assert not r.ok, r
+
+
+# --------------------------------------------------------------------------- natural_p's wrong rules
+
+
+@pytest.mark.parametrize(
+    ("text", "mute", "apps"),
+    [
+        ("멜론이랑 스포티파이는 끄지 말고 유튜브 틱톡만 꺼", True, ["YouTube", "TikTok"]),
+        ("디코는 안 끄고 슬랙만 꺼", True, ["Slack"]),
+        ("문자 하나만 되게 하고 나머지 싹 다 꺼", False, ["메시지"]),
+        ("당근 알림 꺼 두고 싶어", True, ["당근"]),
+    ],
+)
+def test_keep_words_natural_p_got_wrong(table_mapper, default_index, text, mute, apps) -> None:
+    """"X는 끄지 말고 Y만 꺼" had muted X too; "X 하나만 되게 하고 나머지 다 꺼" had muted X (되게 read
+    as a purpose clause); "꺼 두고 싶어" had let the app through (두고 read as keeping it)."""
+    r = read(table_mapper, text, default_index)
+    assert r.mute is mute and [m.app.label for m in r.apps] == apps, r
+
+
+def test_said_at_once_one_app_is_still_a_conflict(service) -> None:
+    r = _ask(service, "멜론 켜놓고 동시에 꺼줘 1시간")
+    assert not r.ok and _fail(r) == "conflict", r
+
+
+def test_a_change_of_topic_opens_a_new_request(service) -> None:
+    r = _ask(service, "얘기 바꿔서, 인스타 알림 밤 10시까지 꺼 줘", pending=True,
+             pendingOriginal="쿠팡 알림 끌까")
+    assert r.pendingAction is not None and r.pendingAction.value == "NEW_REQUEST", r
+    assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["Instagram"]

@@ -356,8 +356,8 @@ class RuleSlotReader:
                 # a keep marker of two words ("그대로 두고")
                 or (nxt and keep.fullmatch(w.text + nxt))
             )
-            if not (glued or own):
-                continue
+            if not (glued or own) or (own and i > 0 and mute_cue().fullmatch(ws[i - 1].text)):
+                continue  # "꺼 두고 싶어": 두고 helps the verb (leave it off), it keeps nothing
             k = i if glued else i - 1
             # "신한이랑 국민은행 알림 빼고": notification nouns may stand between app and marker.
             while k >= 0 and not glued and ws[k].text and k not in app_at and (
