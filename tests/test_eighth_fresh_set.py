@@ -232,3 +232,38 @@ def test_a_change_of_topic_opens_a_new_request(service) -> None:
              pendingOriginal="쿠팡 알림 끌까")
     assert r.pendingAction is not None and r.pendingAction.value == "NEW_REQUEST", r
     assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["Instagram"]
+
+
+@pytest.mark.parametrize(
+    ("text", "mute", "apps"),
+    [
+        ("워크숍 들어가요 슬랙 줌 알림 다 차단", True, ["Slack", "Zoom"]),
+        ("부산 출장 왔어 팀즈 알림 꺼", True, ["Microsoft Teams"]),
+        ("이사 날이라 긴장돼 유튜브 틱톡 다 막자", True, ["YouTube", "TikTok"]),
+        ("벌써 금요일이네 카톡 알림 전부 꺼", True, ["카카오톡"]),
+        ("디코 알림만 오고 나머지는 안 오게", False, ["Discord"]),
+    ],
+)
+def test_more_openings_and_allow_wordings(table_mapper, default_index, text, mute, apps) -> None:
+    """Openings that end "가요", "왔어", "-돼", "-이네"; "막자"; "X 알림만 오고 나머지는 안 오게"."""
+    r = read(table_mapper, text, default_index)
+    assert r.mute is mute and [m.app.label for m in r.apps] == apps, r
+    assert not r.unknown_words, r
+
+
+@pytest.mark.parametrize(
+    ("text", "outcome"),
+    [
+        ("엊저녁 9시까지", TimeOutcome.INVALID_TIME),
+        ("다음 주 후반까지", TimeOutcome.UNCLEAR),
+        ("이번 달 초반까지", TimeOutcome.UNCLEAR),
+    ],
+)
+def test_yesterday_evening_and_parts_of_a_week(text, outcome) -> None:
+    r = parse_time(text, datetime.fromisoformat(NOW))
+    assert r.outcome is outcome, r
+
+
+def test_a_wish_said_with_네_is_still_a_wish(service) -> None:
+    r = _ask(service, "배민 알림 안 떴으면 좋겠네")
+    assert not r.ok and _fail(r) == "incomplete", r

@@ -23,7 +23,7 @@ from notillm_local.stages.timeparse.vocabulary import (
 # Words that look like part of a time but are not read. Strong ones are time words on their
 # own (flagged beside a time or before a time marker); weak ones only when right beside a time.
 _UNREAD_STRONG = re.compile(
-    rf"격주|다다음\s*(?:주|달)?|(?<![가-힣])말\s*(?:쯤|께|경)|말일|월말|월초|연말|연초|초순|중순|하순|주초|매달|매월|매년"
+    rf"격주|다다음\s*(?:주|달)?|(?<![가-힣])말\s*(?:쯤|께|경)|말일|월말|월초|(?<=[주달])\s*(?:초반|중반|후반)|연말|연초|초순|중순|하순|주초|매달|매월|매년"
     rf"|반나절|한나절|분기|(?:이|요|그)\s*맘\s*때"
     rf"|(?<![가-힣\d])시간\s*반|(?<![가-힣\d])시반|{_HOLIDAYS}|{_en_alt(_EN['time_zones'])}"
 )
