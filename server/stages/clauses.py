@@ -39,7 +39,11 @@ def asks_about_notifications(text: str) -> bool:
     "알림 끄면 배터리 덜 닳아?", "카톡 알림 꺼져 있어?"; but "카톡 2시간 꺼줄래?" is a request.
     """
     spec = "question_not_request"
-    if lexicon.pattern("reading", f"{spec}.conditional").search(text):
+    asks_for = lexicon.pattern("context", "reason_end.if_as_request")
+    conditions = list(lexicon.pattern("reading", f"{spec}.conditional").finditer(text))
+    if any(asks_for.search(text[m.end() :]) for m in conditions):
+        return False  # "끄면 안 될까?": the condition asks for the verb, a request
+    if conditions:
         return True
     if not lexicon.pattern("reading", f"{spec}.question_end").search(text.strip()):
         return False
@@ -119,7 +123,7 @@ def _command_verb_at(text: str) -> int | None:
     quoted = lexicon.pattern("context", "quoted_speech.endings", anchored="$")
     for k, w in enumerate(ws):
         if (mute_cue().search(w.text) or allow_cue_in(w.text)) and (
-            not ends_reason_clause(w.text, _after(ws, k)) or joins_commands(w.text)
+            not ends_reason_clause(w.text, words_after(ws, k)) or joins_commands(w.text)
         ):
             if k + 1 < len(ws) and quoted.search(ws[k + 1].text):
                 continue  # "엄마가 폰 좀 그만 보라고 …": someone else's words, quoted
@@ -162,7 +166,7 @@ def _reason_clause_end(text: str) -> int:
         if w.end > verb_at:
             break
         if (
-            ends_reason_clause(w.text, _after(ws, k))
+            ends_reason_clause(w.text, words_after(ws, k))
             and not _is_only_app(w.text)
             and not joins_commands(w.text)
         ):
@@ -173,7 +177,7 @@ def _reason_clause_end(text: str) -> int:
     return end
 
 
-def _after(ws: list[Word], k: int) -> str:
+def words_after(ws: list[Word], k: int) -> str:
     """The two words after `ws[k]`, which tell whether a condition asks for its verb."""
     return " ".join(w.text for w in ws[k + 1 : k + 3])
 

@@ -30,6 +30,7 @@ from notillm_local.stages.clauses import (
     opening_statement_end,
     remark_start,
     tails,
+    words_after,
 )
 from notillm_local.stages.conflicts import named_twice, one_app_both_ways
 from notillm_local.stages.draft import Draft
@@ -418,8 +419,7 @@ class RuleSlotReader:
             d.mark(w.start, w.end, "filler", "exception")
             return
         if in_reason or _is_context_word(raw) or (
-            ends_reason_clause(raw, " ".join(x.text for x in ws[i + 1 : i + 3]))
-            and not joins_commands(raw)
+            ends_reason_clause(raw, words_after(ws, i)) and not joins_commands(raw)
         ):
             if lexicon.pattern("context", "talk_end.endings", anchored="$").search(raw) or (
                 lexicon.pattern("context", "talk_end.statement", anchored="$").search(raw)
