@@ -338,21 +338,32 @@ class AppMapper:
     def apps_inside(self, word: str, installed: InstalledIndex) -> list[AppMatch | Unresolved]:
         """Every app the table names somewhere inside `word` (two letters or more), as `lookup`
         resolves it: for a run of glued words code could not split ("쿠팡잇츠배민알림")."""
-        key = normalise(word)
+        return [m for _, _, m in self.names_inside(normalise(word), installed)]
+
+    def misspelling_of(self, piece: str, installed: InstalledIndex) -> AppMatch | Unresolved | None:
+        """The app `piece` misspells by one jamo (two letters or more), as `resolve` reads it."""
+        near = self._table.near(piece, installed.labels) if len(piece) >= 2 else None
+        found = self.lookup(near, installed) if near is not None else None
+        if isinstance(found, AppMatch):
+            return AppMatch(word=piece, app=found.app, score=found.score, method="fuzzy")
+        return found
+
+    def names_inside(
+        self, key: str, installed: InstalledIndex
+    ) -> list[tuple[int, int, AppMatch | Unresolved]]:
+        """(start, end, app) of each name the table finds inside the normalised `key`."""
         hits = sorted(
             ((key.find(w), w) for w in (*self._table.word_to_label, *self._table.word_to_elsewhere)
              if len(w) >= 2 and w in key),
             key=lambda h: -len(h[1]),
         )
-        taken: list[tuple[int, int]] = []
-        out: list[AppMatch | Unresolved] = []
+        out: list[tuple[int, int, AppMatch | Unresolved]] = []
         for at, w in hits:  # longest first; a name inside a longer one is that one ("웹툰")
-            if any(at < end and start < at + len(w) for start, end in taken):
+            if any(at < end and start < at + len(w) for start, end, _ in out):
                 continue
             found = self.lookup(w, installed)
             if found is not None:
-                taken.append((at, at + len(w)))
-                out.append(found)
+                out.append((at, at + len(w), found))
         return out
 
     def misspells_app(self, word: str, installed: InstalledIndex) -> bool:

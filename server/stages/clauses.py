@@ -33,6 +33,30 @@ def allow_cue_in(text: str) -> bool:
     )
 
 
+# "안"/"못" as a word of its own just before a verb (or its first syllables: "안 들어 오게").
+_NEGATION_BEFORE = re.compile(r"(?:^|\s)(?:안|못)(?:\s+\S{1,3})?\s*$")
+
+
+def negates_cue(text: str) -> bool:
+    """An intent verb with "안"/"못" just before it, outside the cue ("안 울려도 돼", "안 꺼도
+    돼"): the negation turns the verb around, and a reading that took the verb alone would do
+    the opposite of what the user said. (Cues that hold their negation, "안 받을래", are read
+    whole as mute cues.)"""
+    # Allow verbs inside a mute cue ("받을" of "안 받을래") are that cue, not verbs of their own;
+    # a "안" that opens a cue of its own ("안 뜨게 막아") negates that cue, not the next verb.
+    unmuted = mute_cue().sub(lambda m: "#" * len(m.group(0)), text)
+    found = [
+        m for rx, within in ((mute_cue(), text), (lexicon.pattern("intent", "allow"), unmuted))
+        for m in rx.finditer(within)
+    ]
+    for m in found:
+        neg = _NEGATION_BEFORE.search(text[: m.start()])
+        at = neg.start() + (neg.group(0)[:1].isspace()) if neg else -1
+        if neg and not any(o.start() <= at < o.end() for o in found):
+            return True
+    return False
+
+
 def asks_about_notifications(text: str) -> bool:
     """A question or condition about notifications that asks for no rule.
 

@@ -45,7 +45,11 @@ def one_app_both_ways(
     ):
         return False
     first = min(cue_spans)[0]
-    # "-고" joins two verbs, "이랑/하고" two named states ("on이랑 off").
+    # "-고" joins two verbs, "이랑/하고" two named states ("on이랑 off"); "-면서" only when the
+    # other verb comes next ("허용하면서 차단도"): "차단하면서 넷플만 허용" names what gets through.
+    at_once = re.match(r"\S*면서\s+(\S+)", text[first:])
     return bool(lexicon.pattern("markers", "both_states.at_once").search(text)) or bool(
         re.match(r"\S*(?:고|\s*(?:이랑|랑|하고))(?:\s|$)", text[first:])
-    )
+    ) or bool(at_once and any(
+        lexicon.pattern("intent", side).search(at_once.group(1)) for side in ("mute", "allow")
+    ))

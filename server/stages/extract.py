@@ -20,6 +20,7 @@ from notillm_local.engines.local import GenerationStats, LocalModel
 from notillm_local.errors import NotillmError
 from notillm_local.settings import ExtractorMode
 from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved, normalise
+from notillm_local.stages.glued import glued_names_taken, left_over
 from notillm_local.stages.reading import SlotReading
 from notillm_local.stages.slots import RuleSlotReader
 from notillm_local.stages.words import TIME_GAP, blank_spans, is_topic, peel, strip_suffixes
@@ -224,6 +225,7 @@ class SlotExtractor:
             ) or app in self._reader.plausible_apps(word, installed),
             sibling=lambda word, app: self._reader.mapper.sibling_of(word, app, installed),
             apps_in=lambda word: self._reader.mapper.apps_inside(word, installed),
+            left=lambda word, apps: left_over(self._reader.mapper, word, apps, installed),
         )
         return Extraction(
             reading=decided, llm_calls=1, stats=stats, model=said,
@@ -324,6 +326,7 @@ def combine(
     accounts_for: Callable[[str, AppRef], bool] = lambda w, a: False,
     sibling: Callable[[str, AppRef], bool] = lambda w, a: False,
     apps_in: Callable[[str], list[AppMatch | Unresolved]] = lambda w: [],
+    left: Callable[[str, list[AppRef]], list[str]] = lambda w, a: [],
 ) -> tuple[SlotReading, str]:
     """Code's reading with the model's answers put in, every user word still accounted for.
 
@@ -397,7 +400,14 @@ def combine(
             if w not in kws and w not in doubtful
             and (resembles_app(w) or w not in r.loose_words)
             and not any(accounts_for(w, a) for a in taken)
-            and not _glued_names_taken(w, apps_in(w), taken)
+            and not glued_names_taken(w, apps_in(w), taken)
+        )
+        # A glued run the model took names from, with more left than those names and their
+        # misspellings ("유튭멜론라쿠텐": 라쿠텐): the rest is a word nobody read, asked about.
+        unresolved += tuple(
+            Unresolved(word=x, known_as=None) for w in r.unknown_words
+            if all(u.word != w for u in unresolved)
+            for x in left(w, taken) if not any(accounts_for(x, a) for a in taken)
         )
         # A run code could not split that holds an exception word ("…전화빼고다"): code cannot
         # tell which way the verb goes, and a model that reads past 빼고 mutes the kept app.
@@ -495,7 +505,7 @@ def combine(
             if x in likely or (accounts_for(word, x) and not sibling(word, x))
         ), None)
         glued = apps_in(word) if a is None else []
-        if a is None and _glued_names_taken(word, glued, list(said_apps)):
+        if a is None and glued_names_taken(word, glued, list(said_apps)):
             # A glued run whose names the table finds whole and the model named too, a
             # syllable at most left over ("회의라카톡팀즈"): both readings account for it, as in
             # model mode.
@@ -510,11 +520,19 @@ def combine(
             # A glued run code could not split may name more apps than the one the model placed
             # ("쿠팡잇츠배민알림": 쿠팡이츠 and 배민): none of them is dropped — an installed one
             # the table names exactly joins the rule, any other is asked about.
-            for extra in inside(word, a):
+            extras = inside(word, a)
+            for extra in extras:
                 if isinstance(extra, Unresolved):
                     asked.append(extra)
                 elif all(m.app != extra.app for m in placed):
                     placed.append(extra)
+            # …and a stretch none of those names accounts for is asked about ("라쿠텐").
+            named_here = [a, *(x.app for x in extras if isinstance(x, AppMatch))]
+            asked += [
+                Unresolved(word=x, known_as=None) for x in left(word, named_here)
+                if not any(accounts_for(x, b) for b in named_here)
+                and not any(normalise(u.word) in x for u in extras if isinstance(u, Unresolved))
+            ]
         elif word in r.loose_words and no_other_app and not resembles_app(word):
             # A word standing where no target does ("반대로", "이스탄불이야", "왜케"), which the
             # model, asked about it, made neither app nor keyword: the model read it as no part
@@ -544,20 +562,6 @@ def combine(
         unknown_words=(), loose_words=(), unsure=frozenset(),
     )
     return settle_exclusions(reading, r, said_kept=[a for a in said_apps if a in r.kept_out]), agreement
-
-
-def _glued_names_taken(
-    word: str, inside: list[AppMatch | Unresolved], taken: list[AppRef]
-) -> bool:
-    """A glued run code could not split whose app names the model took, with a syllable at most
-    left over ("회의라카톡팀즈": 카톡 and 팀즈 taken, "라" the end of the clause before them)."""
-    found = [m for m in inside if isinstance(m, AppMatch)]
-    if not found or len(found) != len(inside) or any(m.app not in taken for m in found):
-        return False
-    rest = normalise(word)
-    for m in found:
-        rest = rest.replace(normalise(m.word), "", 1)
-    return len(rest) <= 1
 
 
 def settle_exclusions(

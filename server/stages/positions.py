@@ -12,7 +12,7 @@ from notillm_local import lexicon
 from notillm_local.domain import AppMatch, AppRef
 from notillm_local.stages.apps import AppMapper, InstalledIndex
 from notillm_local.stages.clauses import allow_cue_in, mute_cue
-from notillm_local.stages.words import Word, is_filler, peel, words
+from notillm_local.stages.words import TIME_GAP, Word, is_filler, peel, suffix_set, words
 
 CONJUNCTIONS = ("이랑", "랑", "하고", "과", "와", "이나", "및", "또는")
 # Endings of a verb said as a sentence of its own in chat ("시작함", "도착함", "끝남", "졸림").
@@ -46,11 +46,13 @@ def after_app(ws: list[Word], idx: int, app_at: set[int]) -> bool:
 
 
 def only_notification_nouns(text: str) -> bool:
-    """Whether `text` holds nothing but words like 앱, 알림, 어플 (with their particles)."""
+    """Whether `text` holds nothing but words like 앱, 알림, 어플 (with their particles), or only
+    a time the parser read ("나머지는 2시간 다": the time stands between two words for the rest)."""
     parts = [w.text for w in words(text) if w.text]
     apps = lexicon.words("markers", "app_nouns.words")
-    return bool(parts) and all(
-        is_notification_noun(p) or is_filler(p) or any(f in apps for f in peel(p)) for p in parts
+    return (bool(parts) or TIME_GAP in text) and all(
+        is_notification_noun(p) or is_filler(p) or p in suffix_set() or any(f in apps for f in peel(p))
+        for p in parts
     )
 
 

@@ -7,9 +7,8 @@ and says which slots it could not decide; only those go to the model (see extrac
 Accounting is the rule: every word outside the time spans is consumed by a slot, is known
 filler or context, or is reported as unknown — an unknown word makes the target unsure, and
 the model (or, failing that, a question) decides it. Nothing the user wrote is dropped.
-
-Before reading, English verbs are rewritten as their Korean equivalents and text typed without
-spaces gets its spaces back (spacing.py), so the reader works on words either way.
+English verbs become their Korean equivalents and text typed without spaces gets its spaces
+back (spacing.py) before reading, so the reader works on words either way.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from notillm_local.stages.clauses import (
     context_end,
     joins_commands,
     mute_cue,
+    negates_cue,
     opening_statement_end,
     remark_start,
     tails,
@@ -34,6 +34,7 @@ from notillm_local.stages.clauses import (
 )
 from notillm_local.stages.conflicts import named_twice, one_app_both_ways
 from notillm_local.stages.draft import Draft
+from notillm_local.stages.glued import split_glued
 from notillm_local.stages.positions import (
     CONJUNCTIONS,
     after_app,
@@ -181,10 +182,8 @@ class RuleSlotReader:
     @staticmethod
     def _read_context(text: str, d: Draft) -> None:
         for section in ("activity", "location"):
-            for name in lexicon.data("context")[section]:
-                if lexicon.pattern("context", f"{section}.{name}").search(text):
-                    setattr(d, section, name)
-                    break
+            setattr(d, section, next((name for name in lexicon.data("context")[section] if lexicon.pattern(
+                "context", f"{section}.{name}").search(text)), getattr(d, section)))
 
     # -- intent -----------------------------------------------------------------------------
     @staticmethod
@@ -212,9 +211,9 @@ class RuleSlotReader:
         unmuted = mute_cue().sub(lambda m: "#" * len(m.group(0)), text)
         allowed = allow_cue_in(unmuted)
         d.cues = (muted, allowed)
-        if muted and not allowed:
+        if muted and not allowed and not negates_cue(text):
             d.mute = True
-        elif allowed and not muted:
+        elif allowed and not muted and not negates_cue(text):
             d.mute = False
         elif muted and allowed:
             # "카톡은 받고 나머지는 꺼줘": the kept part is what gets through.
@@ -393,14 +392,12 @@ class RuleSlotReader:
         key = normalise(word)
         if lexicon.pattern("reading", "time_residue").search(raw):
             if in_reason:
-                d.mark(w.start, w.end, "context")  # "지름신 오기 전에": said about something else
-                return
+                return d.mark(w.start, w.end, "context")  # "지름신 오기 전에": about something else
             d.residue.append(raw)
             d.mark(w.start, w.end, "unread", "time")
             return
         if any(is_filler(f) for f in peel(raw)) or raw in suffix_set() or not key:
-            d.mark(w.start, w.end, "filler")
-            return
+            return d.mark(w.start, w.end, "filler")
         nxt = next((x.text for x in ws[i + 1 :] if x.text), "")
         if key == "수" and nxt.startswith(("있", "없")):
             d.mark(w.start, w.end, "filler")  # "꺼주실 수 있나요": can you, not a word of the rule
@@ -418,7 +415,7 @@ class RuleSlotReader:
         ):
             d.mark(w.start, w.end, "filler", "exception")
             return
-        if in_reason or _is_context_word(raw) or (
+        if in_reason or lexicon.pattern("context", "context_word", anchored="^").search(raw) or (
             ends_reason_clause(raw, words_after(ws, i)) and not joins_commands(raw)
         ):
             if lexicon.pattern("context", "talk_end.endings", anchored="$").search(raw) or (
@@ -428,6 +425,8 @@ class RuleSlotReader:
                 d.predicates.append(raw)
             d.mark(w.start, w.end, "context")
             return
+        if raw in ("안", "못") and any(w.end < a <= w.end + 5 for a, _ in d.cue_spans):
+            return d.mark(w.start, w.end, "intent")  # "안 울려도 돼": the verb's own negation
         overlapping = [a for a, b in d.cue_spans if a < w.end and w.start < b]
         if overlapping:
             cut = min(overlapping) - w.start
@@ -452,18 +451,20 @@ class RuleSlotReader:
             return
         # A bare number or a count of the apps just named ("6개 다 꺼줘", "두개 다").
         if _COUNT.fullmatch(key) or lexicon.pattern("filler", "emoticon").fullmatch(raw):
-            d.mark(w.start, w.end, "filler")
-            return
+            return d.mark(w.start, w.end, "filler")
         devices = lexicon.words("markers", "non_notification_targets.words")
         if any(normalise(f) in devices for f in peel(raw)):
             d.devices.append(word)
-            d.mark(w.start, w.end, "context", "device")
-            return
+            return d.mark(w.start, w.end, "context", "device")
         if is_topic(word):
             if word not in d.content:
                 d.content.append(word)
             d.mark(w.start, w.end, "keyword", word)
             return
+        if glued := split_glued(self._mapper, raw, installed):  # "페붘스레드": 페북 and 스레드
+            d.apps += [(i, m) for m in glued if isinstance(m, AppMatch)]
+            d.unresolved += [(i, m) for m in glued if isinstance(m, Unresolved)]
+            return d.mark(w.start, w.end, "app", ", ".join(filter(None, map(_label_of, glued))))
         res = self._mapper.resolve(word, installed)  # misspellings, embeddings
         if res is None and word != raw and raw[len(word) :] in suffix_set():
             # What looked like a particle may end the name: "아사나" is Asana, not "아사" + 나.
@@ -582,10 +583,6 @@ def _frame_words() -> frozenset[str]:
 def _spacing_names(installed: InstalledIndex) -> tuple[str, ...]:
     # A label's own last words count as a name ("레진이랑시리즈알림": 네이버 시리즈).
     return (*installed.labels, *installed.by_label_part)
-
-
-def _is_context_word(raw: str) -> bool:
-    return bool(lexicon.pattern("context", "context_word", anchored="^").search(raw))
 
 
 def _predicate_start(text: str, ws: list[Word]) -> int:

@@ -101,6 +101,7 @@ def _lexicon_words() -> tuple[frozenset[str], frozenset[str]]:
         e for e in lexicon.raw_words("context", "reason_end.endings")
         if len(e) >= 2 and _HANGUL_RUN.fullmatch(e)
     }
+    particles |= set(lexicon.raw_words("context", "reason_end.glued_syllables"))
     return frozenset(nouns), frozenset(particles)
 
 
@@ -141,6 +142,7 @@ class Respacer:
             if k and (_HANGUL_RUN.fullmatch(k) or _LATIN_KEY.fullmatch(k))
         )
         self._nouns, self._particles = _lexicon_words()
+        self._clause_ends = frozenset(lexicon.raw_words("context", "reason_end.glued_syllables"))
         self._mute = lexicon.pattern("intent", "mute")
         self._allow = lexicon.pattern("intent", "allow")
 
@@ -252,6 +254,8 @@ class Respacer:
                 for end, kind, c in known:
                     if kind == _PARTICLE_K and prev_kind not in (_CONTENT, _UNKNOWN_K, _OTHER):
                         continue
+                    if kind == _PARTICLE_K and prev_kind == _CONTENT and run[i:end] in self._clause_ends:
+                        continue  # "문자중'연체'": among the messages, no clause about an app
                     if kind == _SHORT and prev_kind == _UNKNOWN_K:
                         continue
                     # A long app name ("배달민족") is no accident of the syllables around it.

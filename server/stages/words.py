@@ -144,6 +144,10 @@ def ends_reason_clause(raw: str, following: str = "") -> bool:
         return True
     if raw.endswith("면") and lexicon.pattern("context", "reason_end.if_as_request").search(following):
         return False
+    purpose = lexicon.raw_words("context", "reason_end.purpose_motion.ending")[0]
+    if raw.endswith(purpose) and len(raw) > len(purpose):
+        # "운동하러 가요" is a clause; "램블러 알림" names an app whatever its last syllable.
+        return bool(lexicon.pattern("context", "reason_end.purpose_motion.motion").search(following))
     if lexicon.pattern("context", "reason_end.endings", anchored="$").search(raw):
         return not (
             lexicon.pattern("context", "reason_end.insisted", anchored="$").search(raw)

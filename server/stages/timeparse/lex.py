@@ -96,7 +96,7 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"(?P<monthname>(?:(?<!다)(?P<mn_nx>다음|오는)\s*)?(?<!\d)(?:(?P<mn_y>{_YEAR_RE})\s*년\s*)?"
                 rf"(?P<mn_m>\d{{1,2}})\s*월(?!\s*\d{{1,2}}\s*일){_PERIOD_FOLLOW})",
                 r"(?P<dayword>내일\s*모레|모레|오늘|금일|당일|내일|글피|다음\s*날|이튿날"
-                r"|낼(?=\s*(?:아침|오전|오후|저녁|밤|새벽|점심|낮|\d|까지|부터|하루))"
+                r"|낼(?=\s*(?:아침|오전|오후|저녁|밤|새벽|점심|낮|정오|자정|\d|까지|부터|하루))"
                 rf"|{en(_EN_DAYS)})",
                 rf"(?P<tonight>{en(w for ws in _EN['day_with_part'].values() for w in ws)})",
                 rf"(?P<ampm>(?<![\d.:])(?P<ap_h>\d{{1,2}})(?:\s*:\s*(?P<ap_m>[0-5]\d))?\s*"

@@ -1,0 +1,76 @@
+"""Runs of app names typed glued together ("유튭멜론스포티파리알림", "회의라카톡팀즈"): splitting them
+where every letter is a name, and telling what is left once the names a reading took are out.
+A run the respacer could not split reaches the reader whole; these keep any part of it from
+being dropped unread."""
+
+from __future__ import annotations
+
+from notillm_local import lexicon
+from notillm_local.domain import AppMatch, AppRef
+from notillm_local.lexicon import normalise
+from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved
+from notillm_local.stages.words import suffix_set
+
+
+def split_glued(mapper: AppMapper, word: str, installed: InstalledIndex) -> list[AppMatch | Unresolved]:
+    """A run of glued names, one or more misspelt ("유튭멜론스포티파리알림", "페붘스레드"): the
+    table's names inside it, and each stretch between them a misspelling of a name (two letters
+    or more, one jamo off), then 알림 at most. Empty unless every letter is accounted for —
+    "온라인" holds 라인, but 온 is no app — and at least one stretch is misspelt (runs of exact
+    names are split before reading)."""
+    key = normalise(word)
+    out: list[AppMatch | Unresolved] = []
+    at, misspelt = 0, False
+    for start, end, found in sorted(mapper.names_inside(key, installed), key=lambda h: h[0]):
+        if start > at:
+            gap = mapper.misspelling_of(key[at:start], installed)
+            if gap is None:
+                return []
+            out.append(gap)
+            misspelt = True
+        out.append(found)
+        at = end
+    tail, nouns = key[at:], lexicon.pattern("markers", "notification_nouns", anchored="^")
+    if tail and not nouns.fullmatch(tail):
+        # The last name may be the misspelt one, 알림 glued after it ("…스포티파리알림").
+        gap = next((g for cut in range(len(tail), 1, -1)
+                    if not tail[cut:] or nouns.fullmatch(tail[cut:])
+                    if (g := mapper.misspelling_of(tail[:cut], installed)) is not None), None)
+        if gap is None:
+            return []
+        out.append(gap)
+        misspelt = True
+    return out if misspelt and len(out) > 1 else []
+
+
+def left_over(
+    mapper: AppMapper, word: str, apps: list[AppRef], installed: InstalledIndex
+) -> list[str]:
+    """What is left of a glued run once the names of `apps` inside it are taken out ("라쿠텐" of
+    "유튭멜론라쿠텐알림"), 알림 and particles aside. Nothing when no name of `apps` stands
+    inside it: a word that misspells a name is that app's whole."""
+    key, found = normalise(word), False
+    for app in apps:
+        name = next((n for n in sorted(mapper.names_of(app, installed), key=len, reverse=True)
+                     if len(n) >= 2 and n in key), None)
+        if name is not None:
+            key, found = key.replace(name, " ", 1), True
+    if not found:
+        return []
+    nouns = lexicon.pattern("markers", "notification_nouns", anchored="$")
+    pieces = (nouns.sub("", p) for p in key.split())
+    return [p for p in pieces if len(p) >= 2 and p not in suffix_set()]
+
+
+def glued_names_taken(
+    word: str, inside: list[AppMatch | Unresolved], taken: list[AppRef]
+) -> bool:
+    """A glued run code could not split whose app names the model took, with a syllable at most
+    left over ("회의라카톡팀즈": 카톡 and 팀즈 taken, "라" the end of the clause before them)."""
+    found = [m for m in inside if isinstance(m, AppMatch)]
+    if not found or len(found) != len(inside) or any(m.app not in taken for m in found):
+        return False
+    rest = normalise(word)
+    for m in found:
+        rest = rest.replace(normalise(m.word), "", 1)
+    return len(rest) <= 1
