@@ -232,3 +232,27 @@ def test_석_alone_is_no_number() -> None:
     """석 is 3 only before 달: "석 시간", "석사" hold no length."""
     now = datetime.fromisoformat(NOW)
     assert parse_time("석사 논문 알림", now).outcome is TimeOutcome.NO_TIME
+
+
+# --------------------------------------------------------------------------- a verb that keeps apps
+
+
+@pytest.mark.parametrize(
+    ("text", "apps", "kept"),
+    [
+        ("밴드는 켜 두고 인스타만 꺼줘", ["Instagram"], "밴드"),
+        ("멜론 켜놓고 유튜브랑 틱톡 꺼", ["YouTube", "TikTok"], "멜론"),
+    ],
+)
+def test_an_app_left_on_before_other_apps_is_kept_out(table_mapper, default_index, text, apps, kept) -> None:
+    """"X는 켜 두고 Y만 꺼": X is left on, Y muted. Read as two verbs of one rule it had muted X
+    with Y (a wrong rule)."""
+    r = read(table_mapper, text, default_index)
+    assert r.mute is True and _labels(r) == apps and not r.unsure, r
+    assert [a.label for a in r.kept_out] == [kept], r
+
+
+def test_leaving_one_app_on_and_off_at_once_is_still_a_conflict(service) -> None:
+    """With no other app after "켜놓고", the two verbs are about one app: a conflict."""
+    r = _ask(service, "밴드 켜놓고 동시에 꺼줘 30분")
+    assert not r.ok and _fail(r) == "conflict", r

@@ -24,6 +24,7 @@ class Draft:
     kept: list[tuple[int, AppMatch | Unresolved]] = field(default_factory=list)
     excepts_content: bool = False  # an exception marker right after a keyword frame
     both_ways: bool = False  # mute and allow verbs both in the command
+    kept_by_verb: bool = False  # an allow verb that keeps the apps before it out ("켜 두고")
     cue_spans: list[tuple[int, int]] = field(default_factory=list)  # intent verbs (may span words)
     unknown: list[str] = field(default_factory=list)
     loose: list[str] = field(default_factory=list)

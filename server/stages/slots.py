@@ -34,6 +34,7 @@ from notillm_local.stages.clauses import (
 )
 from notillm_local.stages.conflicts import named_twice, one_app_both_ways
 from notillm_local.stages.draft import Draft
+from notillm_local.stages.exclusions import kept_by_verb, kept_out_at
 from notillm_local.stages.glued import split_glued
 from notillm_local.stages.positions import (
     CONJUNCTIONS,
@@ -42,7 +43,6 @@ from notillm_local.stages.positions import (
     coordinated,
     except_before,
     except_before_all,
-    is_notification_noun,
     named_by_another,
     stands_as_target,
 )
@@ -119,6 +119,12 @@ class RuleSlotReader:
         )
         self._read_intent(main, d)
         self._read_targets(rest, clause_end, installed, d, remark_at=remark_at)
+        if d.kept_by_verb:
+            # "카톡은 켜 두고 인스타만 꺼": 켜 두고 kept 카톡 out; the command's verb is the other one.
+            d.unsure.discard("intent")
+            d.both_ways = False
+            self._read_intent(lexicon.pattern("markers", "kept_by_verb.phrase").sub(
+                lambda m: " " * len(m.group(0)), main), d)
         apps = [m.app for _, m in d.apps]
         if (d.both_ways or (d.cues[0] and d.cues[1])) and (
             named_twice(main, apps, d.cue_spans)
@@ -237,7 +243,8 @@ class RuleSlotReader:
         opening = opening_statement_end(text)
         if opening > clause_end and not any(ws[i].end <= opening for i, _ in found):
             clause_end = opening  # "휴가 출발~ 슬랙 팀즈 꺼줘": the opening is context
-        excluded_at = self._exclusions(ws, found)
+        excluded_at = kept_out_at(ws, found)
+        d.kept_by_verb = any(kept_by_verb(ws, i, {j for j, _ in found}) for i in range(len(ws)))
         predicate_at = _predicate_start(text, ws)
         remark_at = len(text) if remark_at is None else remark_at
         in_reason = [w.end <= clause_end or w.start >= remark_at for w in ws]
@@ -276,7 +283,7 @@ class RuleSlotReader:
         placed = [(i, r) for i, r in every if (i, r) not in found]
         if not placed:
             return
-        now_out = self._exclusions(ws, [*found, *placed]) - excluded_at
+        now_out = kept_out_at(ws, [*found, *placed]) - excluded_at
         # The table's names before a misspelt one are kept out with it ("쿠팡이츠 요기요
         # 채널관리자 빼고": the walk back from 빼고 stopped at the word not yet read as an app).
         for i, res in every:
@@ -322,58 +329,6 @@ class RuleSlotReader:
             found.append((i, res))
             i += size
         return found, leftovers
-
-    @staticmethod
-    def _exclusions(ws: list[Word], found: list[tuple[int, AppMatch | Unresolved]]) -> set[int]:
-        """Indices of app words kept out: the apps just before 빼고/말고/놔두고 ("X랑 Y 빼고")."""
-        marker = lexicon.pattern("markers", "except")
-        keep = lexicon.pattern("markers", "keep")
-        app_at = {i for i, _ in found}
-        tail = lexicon.pattern("markers", "except_before_tail")
-        between = lexicon.pattern("markers", "kept_between", anchored="^")
-        out: set[int] = set()
-        for i, w in enumerate(ws):
-            if i not in app_at and except_before(ws, i):
-                # "all off except 카톡, 슬랙": English names the kept apps after the marker.
-                k = i + 1
-                if k < len(ws) and tail.fullmatch(ws[k].text.lower()):
-                    k += 1  # except for, other than
-                while k < len(ws) and (k in app_at or not ws[k].text or (
-                    ws[k].text.lower() in (*CONJUNCTIONS, "and", "or") and k + 1 in app_at
-                )):
-                    if ws[k].text and k in app_at:
-                        out.add(k)
-                    k += 1
-                continue
-            forms = peel(w.text)
-            glued = i in app_at and any(
-                marker.fullmatch(w.text[len(f) :]) or keep.fullmatch(w.text[len(f) :])
-                for f in forms[1:]
-            )
-            nxt = ws[i + 1].text if i + 1 < len(ws) else ""
-            own = i not in app_at and bool(
-                marker.match(w.text) or keep.match(w.text) or except_before_all(w.text, nxt)
-                # a keep marker of two words ("그대로 두고")
-                or (nxt and keep.fullmatch(w.text + nxt))
-            )
-            if not (glued or own) or (own and i > 0 and mute_cue().fullmatch(ws[i - 1].text)):
-                continue  # "꺼 두고 싶어": 두고 helps the verb (leave it off), it keeps nothing
-            k = i if glued else i - 1
-            # "신한이랑 국민은행 알림 빼고": notification nouns may stand between app and marker.
-            while k >= 0 and not glued and ws[k].text and k not in app_at and (
-                is_notification_noun(ws[k].text) or ws[k].text in suffix_set()
-                # "쿠팡앱 하나만 열어두고": a count of the kept apps stands between too.
-                or bool(between.fullmatch(ws[k].text))
-            ):
-                k -= 1
-            # "Grab이랑 Uber 빼고": a particle split off a Latin name joins the list too.
-            while k >= 0 and (k in app_at or not ws[k].text or (
-                ws[k].text in CONJUNCTIONS and k - 1 in app_at
-            )):
-                if ws[k].text and k in app_at:
-                    out.add(k)
-                k -= 1
-        return out
 
     def _place_leftover(
         self,
