@@ -256,3 +256,27 @@ def test_leaving_one_app_on_and_off_at_once_is_still_a_conflict(service) -> None
     """With no other app after "켜놓고", the two verbs are about one app: a conflict."""
     r = _ask(service, "밴드 켜놓고 동시에 꺼줘 30분")
     assert not r.ok and _fail(r) == "conflict", r
+
+
+# --------------------------------------------------------------------------- a clause of contrast
+
+
+@pytest.mark.parametrize(
+    "text", ["밴드 알림 꺼 주는데 밴드 알림은 다 받고 싶어 1시간", "디코 30분 무음인데 디코 알림은 울리게 해줘"]
+)
+def test_a_clause_of_contrast_with_the_opposite_verb_is_a_conflict(service, text) -> None:
+    """"X 무음인데 X는 울리게": the clause before the command says the opposite verb about the same
+    app. It had been read as context, leaving a rule for the second verb alone."""
+    r = _ask(service, text)
+    assert not r.ok and _fail(r) == "conflict", r
+
+
+@pytest.mark.parametrize(
+    ("text", "mute"),
+    [("밴드 알림이 안 와서 그런데 밴드 알림 켜줘 1시간", False), ("밴드 시끄러운데 밴드 1시간 꺼줘", True)],
+)
+def test_a_clause_that_says_why_is_no_conflict(service, text, mute) -> None:
+    """A cause ("안 와서") or a complaint ("시끄러운데") about the app the command names is context."""
+    r = _ask(service, text)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.mute is mute and r.targetFixed.name == ["밴드"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from notillm_local.domain import AppMatch
+from notillm_local.domain import AppMatch, AppRef
 from notillm_local.lexicon import MappedText
 from notillm_local.stages.apps import Unresolved
 from notillm_local.stages.reading import ReadSpan, SlotReading, SpanKind
@@ -24,6 +24,7 @@ class Draft:
     kept: list[tuple[int, AppMatch | Unresolved]] = field(default_factory=list)
     excepts_content: bool = False  # an exception marker right after a keyword frame
     both_ways: bool = False  # mute and allow verbs both in the command
+    reason_apps: list[AppRef] = field(default_factory=list)  # apps named in a reason clause
     kept_by_verb: bool = False  # an allow verb that keeps the apps before it out ("켜 두고")
     cue_spans: list[tuple[int, int]] = field(default_factory=list)  # intent verbs (may span words)
     unknown: list[str] = field(default_factory=list)

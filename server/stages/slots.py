@@ -126,6 +126,13 @@ class RuleSlotReader:
             self._read_intent(lexicon.pattern("markers", "kept_by_verb.phrase").sub(
                 lambda m: " " * len(m.group(0)), main), d)
         apps = [m.app for _, m in d.apps]
+        # "슬랙 무음인데 슬랙은 울리게 해줘": a clause of contrast says the opposite verb of one app
+        # ("카톡 안 와서 … 카톡 켜줘" says why, no contrast).
+        said = (bool(mute_cue().search(rest[:clause_end])), allow_cue_in(rest[:clause_end]))
+        if set(d.reason_apps) & set(apps) and d.mute is not None and said[d.mute] and not said[
+            not d.mute
+        ] and lexicon.pattern("context", "contrast_end.endings", anchored="$").search(rest[:clause_end].rstrip()):
+            d.contradicts = True
         if (d.both_ways or (d.cues[0] and d.cues[1])) and (
             named_twice(main, apps, d.cue_spans)
             or one_app_both_ways(
@@ -256,6 +263,8 @@ class RuleSlotReader:
             if in_reason[i] and main_has_target:
                 # "카톡 시끄러우니까 슬랙만 켜줘": the reason clause names the trouble, not the target.
                 d.mark(w.start, w.end, "context")
+                if isinstance(res, AppMatch) and w.end <= clause_end:
+                    d.reason_apps.append(res.app)
                 continue
             if i in excluded_at:
                 d.excluded.append(w.text)
