@@ -307,8 +307,11 @@ class Pipeline:
         # Cheap signals first: both turns are read by code alone to pick the action.
         turn = self._read(req.prompt, now, installed, run, "prompt")
         first = self._read(original, now, installed, run, "pendingOriginal")
-        if _lone_clock(turn) and first.time.outcome is TimeOutcome.NO_TIME:
-            # The answer to "until when?" ("내일 아침 9시", "tomorrow 9am") is the end.
+        if _lone_clock(turn) and (
+            first.time.outcome is TimeOutcome.NO_TIME or pending.replaces(req.prompt)
+        ):
+            # The answer to "until when?" ("내일 아침 9시", "tomorrow 9am") is the end, and so is
+            # a clock that replaces the earlier one ("아니 8시로 늦춰줘").
             run.turns = [(name, read) for name, read in run.turns if read is not turn]
             turn = self._read(req.prompt, now, installed, run, "prompt", lone_time_ends=True)
         signals = pending.TurnSignals.of(turn, first)

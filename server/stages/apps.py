@@ -466,9 +466,9 @@ class AppMapper:
                 return AppMatch(word=word, app=found.app, score=found.score, method="fuzzy")
             if found is not None:
                 return Unresolved(word=word, known_as=found.known_as)
-        heard = self.sounds_like(word, installed)
+        heard = self.heard(word, installed)
         if heard is not None:
-            return AppMatch(word=word, app=heard, score=1.0, method="sound")
+            return heard
         clipped = self.clipped(word, installed)
         if clipped is not None:
             return AppMatch(word=word, app=clipped, score=1.0, method="clipped")
@@ -478,6 +478,11 @@ class AppMapper:
                 logger.debug("embedding match -> %s (%.3f)", match.app.label, match.score)
                 return match
         return None
+
+    def heard(self, word: str, installed: InstalledIndex) -> AppMatch | None:
+        """`sounds_like` as a match of `word`."""
+        app = self.sounds_like(word, installed)
+        return None if app is None else AppMatch(word=word, app=app, score=1.0, method="sound")
 
     def sounds_like(self, word: str, installed: InstalledIndex) -> AppRef | None:
         """The one installed app whose label, in the other script, sounds like `word` ("부킹닷컴"

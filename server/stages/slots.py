@@ -319,7 +319,9 @@ class RuleSlotReader:
             for size in range(min(max_n, n - i), 0, -1):
                 chunk = [w.text for w in ws[i : i + size]]
                 for cand in [" ".join(chunk[:-1] + [f]) for f in peel(chunk[-1])]:
-                    res = self._mapper.lookup(cand, installed)
+                    # A device label of several words said in Korean ("메타 비즈니스 스위트").
+                    res = self._mapper.lookup(cand, installed) or (
+                        self._mapper.heard(cand, installed) if size > 1 else None)
                     if res is not None:
                         hit = (size, res)
                         break

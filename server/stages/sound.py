@@ -88,7 +88,8 @@ def latin_skeleton(word: str) -> str:
 
     ".com" is said "dot com"; an "r" with no vowel after it is silent (non-rhotic, as Korean
     loanwords write English), an "h" after a consonant or before none is silent (between
-    vowels it is ㅎ), "gh" before t or at the end is silent, "c" before e/i/y is S.
+    vowels it is ㅎ), "gh" before t or at the end is silent, "c" before e/i/y is S, "th"
+    between vowels is T ("weather"), and "l" in "alk", "alm", "olk" is silent.
     """
     text = word.lower().replace(".com", " dot com").replace("&", " and ")
     out: list[str] = []
@@ -103,6 +104,10 @@ def latin_skeleton(word: str) -> str:
                 continue
             if two == "gh" and i > 0 and part[i + 2 : i + 3] in ("", "t"):
                 i += 2  # "Lightroom": 라이트룸; "gh" before t or at the end is not said
+                continue
+            if two == "th" and 0 < i and part[i - 1] in _VOWELS and part[i + 2 : i + 3] in _VOWELS:
+                out.append("T")  # "Weather": 웨더; a voiced th between vowels is ㄷ
+                i += 2
                 continue
             if two == "ng" and part[i + 2 : i + 3] in _VOWELS:  # "Duolingo": 듀오링고
                 out.append("GK")
@@ -119,6 +124,8 @@ def latin_skeleton(word: str) -> str:
                 pass
             elif c == "r" and nxt not in _VOWELS:
                 pass
+            elif c == "l" and i > 0 and part[i - 1] in "ao" and nxt in ("k", "m", "f"):
+                pass  # "Walk": 워크, "Calm": 캄; an l before k, m or f after a or o is not said
             elif c == "h" and (nxt not in _VOWELS or (i > 0 and part[i - 1] not in _VOWELS)):
                 pass  # "John": silent after a consonant or before one; "Behance": 비핸스
             elif c == "c" and nxt in ("e", "i", "y"):
