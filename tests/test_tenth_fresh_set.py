@@ -108,3 +108,21 @@ def test_calling_it_off_cancels(service) -> None:
 def test_old_style_and_formal_requests(table_mapper, default_index, text) -> None:
     r = read(table_mapper, text, default_index)
     assert r.mute is True and not r.unknown_words, r
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("쿠펑", "쿠팡"), ("쿠퍙", "쿠팡"), ("멜란", "멜론"), ("노선", "노션")])
+def test_a_two_syllable_name_with_its_last_vowel_slipped(table_mapper, default_index, typed, meant) -> None:
+    """The last vowel typed on a key next to the right one is the app misspelt."""
+    assert table_mapper._table.near(typed, default_index.labels) == meant
+
+
+@pytest.mark.parametrize("typed", ["문제", "쿠팬", "카특", "다임"])
+def test_other_vowels_are_other_words(table_mapper, default_index, typed) -> None:
+    """"문제" is no 문자 (ㅔ and ㅏ are far apart on the keyboard), nor "카특" 카톡 (ㅡ and ㅗ); two
+    letters off ("쿠팬") is too far to call it the app."""
+    assert table_mapper._table.near(typed, default_index.labels) is None
+
+
+def test_glued_names_with_a_slipped_vowel(table_mapper, default_index) -> None:
+    r = read(table_mapper, "쿠팽배민 알림 꺼줘", default_index)
+    assert [m.app.label for m in r.apps] == ["쿠팡", "배달의민족"] and not r.unknown_words, r

@@ -27,6 +27,7 @@ from notillm_local.stages.typos import (
     _one_letter_said_alike,
     _vowels_swap,
     jamo_distance,
+    last_vowel_slipped,
     latin_slip,
     syllables_abbreviate,
 )
@@ -175,6 +176,11 @@ class AliasTable:
                 for k, w in zip(keys, words, strict=True)
                 if len(k) == len(query)
                 and _one_letter_said_alike(k, query)
+            }
+        if not found:
+            found = {
+                self.app_of(w): w for k, w in zip(keys, words, strict=True)
+                if len(key) == 2 and len(w) == 2 and last_vowel_slipped(k, query)
             }
         return next(iter(found.values())) if len(found) == 1 else None
 

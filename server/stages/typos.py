@@ -30,6 +30,42 @@ def _one_letter_said_alike(a: str, b: str) -> bool:
     return len(diff) == 1 and _SAID_ALIKE.get(diff[0][0], -1) == _SAID_ALIKE.get(diff[0][1], -2)
 
 
+# The vowel keys of the standard two-set (dubeolsik) keyboard by (row, column), rows staggered
+# as on a phone: a thumb that slips lands on a neighbour ("쿠펑", "쿠팽", "쿠퍙" for 쿠팡).
+_VOWEL_KEYS = {
+    "\u116d": (0, 5), "\u1167": (0, 6), "\u1163": (0, 7), "\u1162": (0, 8), "\u1166": (0, 9),
+    "\u1169": (1, 5), "\u1165": (1, 6), "\u1161": (1, 7), "\u1175": (1, 8),
+    "\u1172": (2, 4), "\u116e": (2, 5), "\u1173": (2, 6),
+}
+
+
+def _keys_touch(a: str, b: str) -> bool:
+    """Two vowel keys side by side, or one above the other (the row above sits half a key to
+    the right, as the middle row does over the bottom one)."""
+    (ra, ca), (rb, cb) = _VOWEL_KEYS[a], _VOWEL_KEYS[b]
+    if ra == rb:
+        return abs(ca - cb) == 1
+    if abs(ra - rb) != 1:
+        return False
+    upper, lower = ((ca, cb) if ra < rb else (cb, ca))
+    return lower - upper in (0, -1) if min(ra, rb) == 0 else upper - lower in (0, 1)
+
+
+def last_vowel_slipped(a: str, b: str) -> bool:
+    """Whether two jamo strings differ only in the vowel of their last syllable, by a key next
+    to it ("쿠펑" for 쿠팡): a slip of the thumb, not another word's vowel ("문제" is no "문자": ㅔ
+    and ㅏ are far apart)."""
+    if len(a) != len(b):
+        return False
+    diff = [k for k in range(len(a)) if a[k] != b[k]]
+    if len(diff) != 1 or a[diff[0]] not in _VOWEL_KEYS or b[diff[0]] not in _VOWEL_KEYS:
+        return False
+    # The vowel of the last syllable: no vowel after it.
+    return not any(c in _VOWEL_KEYS or "\u1161" <= c <= "\u1175" for c in a[diff[0] + 1 :]) and (
+        _keys_touch(a[diff[0]], b[diff[0]])
+    )
+
+
 def _jamo(word: str) -> str:
     """Hangul syllables decomposed into their letters (NFD), so a typo is one small edit."""
     return unicodedata.normalize("NFD", word)
