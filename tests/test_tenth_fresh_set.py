@@ -126,3 +126,9 @@ def test_other_vowels_are_other_words(table_mapper, default_index, typed) -> Non
 def test_glued_names_with_a_slipped_vowel(table_mapper, default_index) -> None:
     r = read(table_mapper, "쿠팽배민 알림 꺼줘", default_index)
     assert [m.app.label for m in r.apps] == ["쿠팡", "배달의민족"] and not r.unknown_words, r
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("zooom", "zoom"), ("slaaack", "slack"), ("netflixxx", "netflix")])
+def test_a_latin_letter_held_down(table_mapper, default_index, typed, meant) -> None:
+    """"zooom": one letter held down; the name has it once or twice, one app only."""
+    assert table_mapper._table.near(typed, default_index.labels) == meant

@@ -131,6 +131,13 @@ class AliasTable:
                  if k and k not in self.word_to_label and k not in self.word_to_elsewhere]
         if extra:
             keys, words = [*keys, *(_jamo(k) for k in extra)], [*words, *extra]
+        # A letter held down ("zooom", "slaaack") is the name with that letter once or twice.
+        held = re.sub(r"([a-z])\1{2,}", r"\1\1", key)
+        if held != key and re.fullmatch(r"[a-z]+", key):
+            found = {self.app_of(w): w for w in words if w in (held, re.sub(r"([a-z])\1+", r"\1", key))}
+            if len(found) == 1:
+                return next(iter(found.values()))
+            key = held
         if re.fullmatch(r"[a-z]{5,}", key):
             # Latin names slip by letters, not jamo ("gmial"): one slip, one app only.
             found = {self.app_of(w): w for w in words if w.isascii() and latin_slip(key, w)}
