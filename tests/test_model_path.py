@@ -155,15 +155,15 @@ def test_model_mode_all_but_keeps_codes_flipped_verb(table_mapper, default_index
 
 @pytest.mark.parametrize("full", [True, False])
 def test_a_keyword_one_letter_off_an_app_is_asked(table_mapper, default_index, full) -> None:
-    """"노숀알림": the model made 노숀 (노션 misspelt) a keyword — a rule over every app. It is a
+    """"너션알림": the model made 너션 (노션 misspelt) a keyword — a rule over every app. It is a
     question instead, in both modes; a topic word close to an app name stays a keyword."""
     reader = RuleSlotReader(table_mapper)
-    r = _reading(reader, "노숀알림 꺼주ㅓ", default_index)
+    r = _reading(reader, "너션알림 꺼주ㅓ", default_index)
     resembles = lambda w: table_mapper.resembles_app(w, default_index)  # noqa: E731
-    said = ModelAnswer(intent="끄기", apps=(), keywords=("노숀",))
+    said = ModelAnswer(intent="끄기", apps=(), keywords=("너션",))
     out, how = combine(r, said, default_index, full=full, resembles_app=resembles)
-    assert out.content == () and [u.word for u in out.unresolved] == ["노숀"] and how == "asked"
-    assert table_mapper.resembles_app("노숀", default_index)
+    assert out.content == () and [u.word for u in out.unresolved] == ["너션"] and how == "asked"
+    assert table_mapper.resembles_app("너션", default_index)
     assert not table_mapper.resembles_app("세일", default_index)  # a topic word
     assert not table_mapper.resembles_app("노션", default_index)  # the app itself
     assert not table_mapper.resembles_app("배달", default_index)

@@ -116,15 +116,16 @@ def test_a_two_syllable_name_with_its_last_vowel_slipped(table_mapper, default_i
     assert table_mapper._table.near(typed, default_index.labels) == meant
 
 
-@pytest.mark.parametrize("typed", ["문제", "쿠팬", "카특", "다임"])
+@pytest.mark.parametrize("typed", ["문제", "문재", "쿠팽", "쿠팬", "카특", "다임"])
 def test_other_vowels_are_other_words(table_mapper, default_index, typed) -> None:
-    """"문제" is no 문자 (ㅔ and ㅏ are far apart on the keyboard), nor "카특" 카톡 (ㅡ and ㅗ); two
-    letters off ("쿠팬") is too far to call it the app."""
+    """"문제" is no 문자 (ㅔ and ㅏ are far apart on the keyboard), nor "카특" 카톡 (ㅡ and ㅗ); a typed
+    ㅐ may be a real word's ㅔ ("문재" for 문제), so "쿠팽" stays a question; two letters off ("쿠팬")
+    is too far to call it the app."""
     assert table_mapper._table.near(typed, default_index.labels) is None
 
 
 def test_glued_names_with_a_slipped_vowel(table_mapper, default_index) -> None:
-    r = read(table_mapper, "쿠팽배민 알림 꺼줘", default_index)
+    r = read(table_mapper, "쿠펑배민 알림 꺼줘", default_index)
     assert [m.app.label for m in r.apps] == ["쿠팡", "배달의민족"] and not r.unknown_words, r
 
 

@@ -53,12 +53,15 @@ def _keys_touch(a: str, b: str) -> bool:
 
 def last_vowel_slipped(a: str, b: str) -> bool:
     """Whether two jamo strings differ only in the vowel of their last syllable, by a key next
-    to it ("쿠펑" for 쿠팡): a slip of the thumb, not another word's vowel ("문제" is no "문자": ㅔ
+    to it ("쿠펑" for 쿠팡; `b` is the typed word): a slip of the thumb, not another word's vowel ("문제" is no "문자": ㅔ
     and ㅏ are far apart)."""
     if len(a) != len(b):
         return False
     diff = [k for k in range(len(a)) if a[k] != b[k]]
     if len(diff) != 1 or a[diff[0]] not in _VOWEL_KEYS or b[diff[0]] not in _VOWEL_KEYS:
+        return False
+    if b[diff[0]] in _SAID_ALIKE:
+        # A typed ㅐ or ㅔ may be the other one of a real word ("문재" for 문제), not a slip.
         return False
     # The vowel of the last syllable: no vowel after it.
     return not any(c in _VOWEL_KEYS or "\u1161" <= c <= "\u1175" for c in a[diff[0] + 1 :]) and (
