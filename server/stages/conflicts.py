@@ -7,6 +7,7 @@ import re
 
 from notillm_local import lexicon
 from notillm_local.domain import AppRef
+from notillm_local.stages.clauses import allow_cue_in, mute_cue
 from notillm_local.stages.positions import only_notification_nouns
 
 
@@ -53,3 +54,15 @@ def one_app_both_ways(
     ) or bool(at_once and any(
         lexicon.pattern("intent", side).search(at_once.group(1)) for side in ("mute", "allow")
     ))
+
+
+def contrasts_with(clause: str, mute: bool | None) -> bool:
+    """Whether a clause of contrast before the command ("슬랙 무음인데", "인스타 꺼주는데") says only
+    the verb opposite to the command's. The caller checks that it names an app the command
+    names; a clause that says why ("카톡 안 와서 그런데 …") is no contrast."""
+    if mute is None or not lexicon.pattern("context", "contrast_end.endings", anchored="$").search(
+        clause.rstrip()
+    ):
+        return False
+    said = (bool(mute_cue().search(clause)), allow_cue_in(clause))
+    return said[mute] and not said[not mute]

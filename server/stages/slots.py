@@ -7,8 +7,9 @@ and says which slots it could not decide; only those go to the model (see extrac
 Accounting is the rule: every word outside the time spans is consumed by a slot, is known
 filler or context, or is reported as unknown — an unknown word makes the target unsure, and
 the model (or, failing that, a question) decides it. Nothing the user wrote is dropped.
-English verbs become their Korean equivalents and text typed without spaces gets its spaces
-back (spacing.py) before reading, so the reader works on words either way.
+
+Before reading, English verbs are rewritten as their Korean equivalents and text typed without
+spaces gets its spaces back (spacing.py), so the reader works on words either way.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from notillm_local.stages.clauses import (
     tails,
     words_after,
 )
-from notillm_local.stages.conflicts import named_twice, one_app_both_ways
+from notillm_local.stages.conflicts import contrasts_with, named_twice, one_app_both_ways
 from notillm_local.stages.draft import Draft
 from notillm_local.stages.exclusions import kept_by_verb, kept_out_at
 from notillm_local.stages.glued import split_glued
@@ -126,13 +127,8 @@ class RuleSlotReader:
             self._read_intent(lexicon.pattern("markers", "kept_by_verb.phrase").sub(
                 lambda m: " " * len(m.group(0)), main), d)
         apps = [m.app for _, m in d.apps]
-        # "슬랙 무음인데 슬랙은 울리게 해줘": a clause of contrast says the opposite verb of one app
-        # ("카톡 안 와서 … 카톡 켜줘" says why, no contrast).
-        said = (bool(mute_cue().search(rest[:clause_end])), allow_cue_in(rest[:clause_end]))
-        if set(d.reason_apps) & set(apps) and d.mute is not None and said[d.mute] and not said[
-            not d.mute
-        ] and lexicon.pattern("context", "contrast_end.endings", anchored="$").search(rest[:clause_end].rstrip()):
-            d.contradicts = True
+        if set(d.reason_apps) & set(apps) and contrasts_with(rest[:clause_end], d.mute):
+            d.contradicts = True  # "슬랙 무음인데 슬랙은 울리게 해줘"
         if (d.both_ways or (d.cues[0] and d.cues[1])) and (
             named_twice(main, apps, d.cue_spans)
             or one_app_both_ways(
@@ -195,8 +191,10 @@ class RuleSlotReader:
     @staticmethod
     def _read_context(text: str, d: Draft) -> None:
         for section in ("activity", "location"):
-            setattr(d, section, next((name for name in lexicon.data("context")[section] if lexicon.pattern(
-                "context", f"{section}.{name}").search(text)), getattr(d, section)))
+            for name in lexicon.data("context")[section]:
+                if lexicon.pattern("context", f"{section}.{name}").search(text):
+                    setattr(d, section, name)
+                    break
 
     # -- intent -----------------------------------------------------------------------------
     @staticmethod
@@ -224,9 +222,10 @@ class RuleSlotReader:
         unmuted = mute_cue().sub(lambda m: "#" * len(m.group(0)), text)
         allowed = allow_cue_in(unmuted)
         d.cues = (muted, allowed)
-        if muted and not allowed and not negates_cue(text):
+        negated = negates_cue(text)
+        if muted and not allowed and not negated:
             d.mute = True
-        elif allowed and not muted and not negates_cue(text):
+        elif allowed and not muted and not negated:
             d.mute = False
         elif muted and allowed:
             # "카톡은 받고 나머지는 꺼줘": the kept part is what gets through.
@@ -358,12 +357,14 @@ class RuleSlotReader:
         key = normalise(word)
         if lexicon.pattern("reading", "time_residue").search(raw):
             if in_reason:
-                return d.mark(w.start, w.end, "context")  # "지름신 오기 전에": about something else
+                d.mark(w.start, w.end, "context")  # "지름신 오기 전에": said about something else
+                return
             d.residue.append(raw)
             d.mark(w.start, w.end, "unread", "time")
             return
         if any(is_filler(f) for f in peel(raw)) or raw in suffix_set() or not key:
-            return d.mark(w.start, w.end, "filler")
+            d.mark(w.start, w.end, "filler")
+            return
         nxt = next((x.text for x in ws[i + 1 :] if x.text), "")
         if key == "수" and nxt.startswith(("있", "없")):
             d.mark(w.start, w.end, "filler")  # "꺼주실 수 있나요": can you, not a word of the rule
@@ -381,7 +382,7 @@ class RuleSlotReader:
         ):
             d.mark(w.start, w.end, "filler", "exception")
             return
-        if in_reason or lexicon.pattern("context", "context_word", anchored="^").search(raw) or (
+        if in_reason or _is_context_word(raw) or (
             ends_reason_clause(raw, words_after(ws, i)) and not joins_commands(raw)
         ):
             if lexicon.pattern("context", "talk_end.endings", anchored="$").search(raw) or (
@@ -561,3 +562,7 @@ def _predicate_start(text: str, ws: list[Word]) -> int:
         if w.end > at:
             return k
     return len(ws)
+
+
+def _is_context_word(raw: str) -> bool:
+    return bool(lexicon.pattern("context", "context_word", anchored="^").search(raw))

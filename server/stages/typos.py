@@ -31,7 +31,7 @@ def _one_letter_said_alike(a: str, b: str) -> bool:
 
 
 # The vowel keys of the standard two-set (dubeolsik) keyboard by (row, column), rows staggered
-# as on a phone: a thumb that slips lands on a neighbour ("쿠펑", "쿠팽", "쿠퍙" for 쿠팡).
+# as on a phone: a thumb that slips lands on a neighbour ("쿠펑", "쿠퍙" for 쿠팡).
 _VOWEL_KEYS = {
     "\u116d": (0, 5), "\u1167": (0, 6), "\u1163": (0, 7), "\u1162": (0, 8), "\u1166": (0, 9),
     "\u1169": (1, 5), "\u1165": (1, 6), "\u1161": (1, 7), "\u1175": (1, 8),
@@ -64,8 +64,8 @@ def last_vowel_slipped(a: str, b: str) -> bool:
         # A typed ㅐ or ㅔ may be the other one of a real word ("문재" for 문제), not a slip.
         return False
     # The vowel of the last syllable: no vowel after it.
-    return not any(c in _VOWEL_KEYS or "\u1161" <= c <= "\u1175" for c in a[diff[0] + 1 :]) and (
-        _keys_touch(a[diff[0]], b[diff[0]])
+    return not any("\u1161" <= c <= "\u1175" for c in a[diff[0] + 1 :]) and _keys_touch(
+        a[diff[0]], b[diff[0]]
     )
 
 
