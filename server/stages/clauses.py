@@ -195,8 +195,12 @@ def _reason_clause_end(text: str) -> int:
             and not joins_commands(w.text)
         ):
             end = w.end
-        elif lexicon.pattern("context", "reason_end.while").search(f"{prev} {w.text}"):
-            end = w.end  # "달리기하는 동안": a while-clause the time parser has no length for
+        elif verb_at < len(text) and lexicon.pattern("context", "reason_end.while").search(
+            f"{prev} {w.text}"
+        ):
+            # "달리기하는 동안": a while-clause the time parser has no length for; with no command
+            # verb after it ("3시간째 유튜브 보는 중") the message is talk, left to the gate.
+            end = w.end
         prev = w.text or prev
     return end
 

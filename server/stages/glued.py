@@ -9,6 +9,8 @@ from notillm_local import lexicon
 from notillm_local.domain import AppMatch, AppRef
 from notillm_local.lexicon import normalise
 from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved
+from notillm_local.stages.positions import CONJUNCTIONS
+from notillm_local.stages.sound import is_hangul
 from notillm_local.stages.words import suffix_set
 
 
@@ -41,6 +43,35 @@ def split_glued(mapper: AppMapper, word: str, installed: InstalledIndex) -> list
         out.append(gap)
         misspelt = True
     return out if misspelt and len(out) > 1 else []
+
+
+def split_heard(mapper: AppMapper, word: str, installed: InstalledIndex) -> list[AppMatch]:
+    """A Hangul run of the device's Latin-labelled apps said in Korean ("체스닷컴리체스알림" for
+    Chess.com and Lichess, "칸아카데미랑에덱스" for Khan Academy and edX): names of two
+    syllables or more, each one app by sound or by the table, "랑"/"하고" between them at most,
+    알림 after the last. Empty unless every letter is accounted for, by two apps or more."""
+    key = normalise(word)
+    if not is_hangul(key) or len(key) < 4:
+        return []
+    nouns = lexicon.pattern("markers", "notification_nouns", anchored="$")
+    key = nouns.sub("", key)
+    joiners = sorted(CONJUNCTIONS, key=len, reverse=True)
+    best: dict[int, list[AppMatch]] = {0: []}  # letters read so far -> the apps read in them
+    for at in range(len(key)):
+        if at not in best:
+            continue
+        for end in range(at + 2, len(key) + 1):
+            piece = key[at:end]
+            found = mapper.lookup(piece, installed) or mapper.heard(piece, installed)
+            if not isinstance(found, AppMatch):
+                continue
+            apps = [*best[at], found]
+            nxt = next((end + len(j) for j in joiners if key.startswith(j, end)), end)
+            for stop in {end, nxt}:
+                if stop not in best or len(apps) < len(best[stop]):
+                    best[stop] = apps
+    out = best.get(len(key), [])
+    return out if len(out) >= 2 and len({m.app for m in out}) == len(out) else []
 
 
 def left_over(

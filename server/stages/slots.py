@@ -36,7 +36,7 @@ from notillm_local.stages.clauses import (
 from notillm_local.stages.conflicts import contrasts_with, named_twice, one_app_both_ways
 from notillm_local.stages.draft import Draft
 from notillm_local.stages.exclusions import kept_by_verb, kept_out_at
-from notillm_local.stages.glued import split_glued
+from notillm_local.stages.glued import split_glued, split_heard
 from notillm_local.stages.positions import (
     CONJUNCTIONS,
     after_app,
@@ -246,9 +246,14 @@ class RuleSlotReader:
     ) -> None:
         ws = words(text)
         found, leftovers = self._find_apps(ws, installed, d)
-        opening = opening_statement_end(text)
-        if opening > clause_end and not any(ws[i].end <= opening for i, _ in found):
-            clause_end = opening  # "휴가 출발~ 슬랙 팀즈 꺼줘": the opening is context
+        # "휴가 출발~ 슬랙 팀즈 꺼줘": the opening is context; so is a second one after a reason
+        # clause ("올해 마지막 날이라 가족이랑 있을래 카톡 빼고 다 꺼").
+        after = clause_end + opening_statement_end(text[clause_end:]) if clause_end else 0
+        opening = max(opening_statement_end(text), after)
+        if opening > clause_end and not any(
+            ws[i].end <= opening and self._names_app(ws[i].text, res) for i, res in found
+        ):
+            clause_end = opening
         excluded_at = kept_out_at(ws, found)
         d.kept_by_verb = any(kept_by_verb(ws, i, {j for j, _ in found}) for i in range(len(ws)))
         predicate_at = _predicate_start(text, ws)
@@ -280,6 +285,11 @@ class RuleSlotReader:
             self._place_leftover(ws, i, in_reason[i], i >= predicate_at, installed, d)
         self._exclude_misspelt(ws, found, excluded_at, d)
         self._apply_exclusions(d)
+
+    def _names_app(self, raw: str, res: AppMatch | Unresolved) -> bool:
+        """Whether a word names an app for sure: an installed one, or a word the table knows.
+        A near miss of an app that is not installed ("보고" for 포고) is an ordinary word."""
+        return isinstance(res, AppMatch) or self._mapper.is_app_word(strip_suffixes(raw))
 
     def _exclude_misspelt(
         self, ws: list[Word], found: list[tuple[int, AppMatch | Unresolved]],
@@ -428,7 +438,9 @@ class RuleSlotReader:
                 d.content.append(word)
             d.mark(w.start, w.end, "keyword", word)
             return
-        if glued := split_glued(self._mapper, raw, installed):  # "페붘스레드": 페북 and 스레드
+        if glued := split_glued(self._mapper, raw, installed) or split_heard(
+            self._mapper, raw, installed
+        ):  # "페붘스레드": 페북 and 스레드; "체스닷컴리체스": Chess.com and Lichess
             d.apps += [(i, m) for m in glued if isinstance(m, AppMatch)]
             d.unresolved += [(i, m) for m in glued if isinstance(m, Unresolved)]
             return d.mark(w.start, w.end, "app", ", ".join(filter(None, map(_label_of, glued))))

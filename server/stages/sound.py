@@ -102,6 +102,13 @@ def latin_skeleton(word: str) -> str:
                 out.append("S")
                 i += 2
                 continue
+            if part[i : i + 4] == "ture":  # "Picture": 픽처; the r of "-ture" is not said
+                out.append("S")
+                i += 3
+                continue
+            if three == "tch":  # "Kitchen": 키친; the t before "ch" is not said
+                i += 1
+                continue
             if two == "gh" and i > 0 and part[i + 2 : i + 3] in ("", "t"):
                 i += 2  # "Lightroom": 라이트룸; "gh" before t or at the end is not said
                 continue
@@ -144,8 +151,8 @@ def _collapse(skeleton: str) -> str:
 # The Latin vowels a Hangul vowel may write in a loanword ("라인": the "i" of LINE is 아이).
 _VOWEL_FOR = {
     "ᅡ": "auoiy", "ᅢ": "ae", "ᅦ": "ae", "ᅤ": "ae", "ᅨ": "ae", "ᅥ": "uoei", "ᅩ": "oa",
-    "ᅮ": "uo", "ᅲ": "uo", "ᅵ": "iey", "ᅱ": "eiu", "ᅪ": "ao", "ᅯ": "oau", "ᅫ": "ea",
-    "ᅬ": "ea", "ᅰ": "ea", "ᅭ": "ou", "ᅧ": "eau", "ᅣ": "ay", "ᅴ": "ei",
+    "ᅮ": "uo", "ᅲ": "uoy", "ᅵ": "iey", "ᅱ": "eiu", "ᅪ": "ao", "ᅯ": "oau", "ᅫ": "ea",
+    "ᅬ": "ea", "ᅰ": "ea", "ᅭ": "ouy", "ᅧ": "eauy", "ᅣ": "ay", "ᅴ": "ei",
 }
 MIN_SOUNDS = 3
 
@@ -156,7 +163,10 @@ def _vowels(hangul: str) -> list[str]:
 
 
 def _latin_vowel_groups(latin: str) -> list[str]:
-    return re.findall(r"[aeiouy]+", latin.lower())
+    # The i of "-cian", "-tia" glides into the next vowel ("Musician": 뮤지션), and the u of
+    # "gui", "gue" is not said ("Guitar": 기타).
+    text = re.sub(r"(?<=[cst])i(?=[aou])|(?<=g)u(?=[eiy])", "", latin.lower())
+    return re.findall(r"[aeiouy]+", text)
 
 
 def _first_vowels_agree(hangul: str, latin: str) -> bool:
