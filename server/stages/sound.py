@@ -89,7 +89,8 @@ def latin_skeleton(word: str) -> str:
     ".com" is said "dot com"; an "r" with no vowel after it is silent (non-rhotic, as Korean
     loanwords write English), an "h" after a consonant or before none is silent (between
     vowels it is ㅎ), "gh" before t or at the end is silent, "c" before e/i/y is S, "th"
-    between vowels is T ("weather"), and "l" in "alk", "alm", "olk" is silent.
+    between vowels is T ("weather"), "l" in "alk", "alm", "olk" is silent, "-ture" is S
+    ("picture": 픽처), and the t of "tch" is silent ("kitchen": 키친).
     """
     text = word.lower().replace(".com", " dot com").replace("&", " and ")
     out: list[str] = []
