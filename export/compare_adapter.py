@@ -90,8 +90,8 @@ def score_slots(
     from notillm_local.domain import AppRef
     from notillm_local.engines.grammars import GrammarSet
     from notillm_local.stages.apps import AliasTable, AppMapper, InstalledIndex, load_catalog
-    from notillm_local.stages.extract import _keyword_candidates
     from notillm_local.stages.timeparse import parse_time
+    from notillm_local.stages.words import keyword_candidates
 
     model = LocalModel(gguf, n_threads=threads, n_ctx=512, lora_path=adapter)
     grammars = GrammarSet.load()
@@ -118,7 +118,7 @@ def score_slots(
             ).strip()
             toks = toks + model.tokenize(f" {apps}\n키워드:")
             spans = [(sp.start, sp.end) for sp in parse_time(line, _NOW).spans]
-            cands = _keyword_candidates(_blank(line, spans))
+            cands = keyword_candidates(_blank(line, spans))
             kws = "없음"
             if cands:
                 kws = model.generate(

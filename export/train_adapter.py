@@ -382,11 +382,11 @@ def train_adapter(opts: TrainOptions) -> dict:
 def _unreachable_keywords(examples: list[Any]) -> int:
     """Examples whose keyword answer today's keyword grammar could not produce (a spacing-free
     "광고알림" offers only the whole run as a word): trained on all the same."""
-    from notillm_local.stages.extract import _keyword_candidates
+    from notillm_local.stages.words import keyword_candidates
 
     return sum(
         1 for e in examples if e.keywords != "없음"
-        and not set(e.keywords.split(", ")) <= set(_keyword_candidates(e.sentence))
+        and not set(e.keywords.split(", ")) <= set(keyword_candidates(e.sentence))
     )
 
 

@@ -117,9 +117,9 @@ def test_names_said_by_their_letters_on_the_device(table_mapper) -> None:
 
 
 def test_the_closer_sound_wins_between_two_alike_labels(table_mapper) -> None:
-    """"포켓캐스트" is one sound off the whole label Pocket Casts and one sound off "Podcast",
-    only the first word of Podcast Addict: the whole label wins (it had been neither)."""
-    assert sound_distance("포켓캐스트", "Pocket Casts") == 1
+    """"포켓캐스트" says the whole label Pocket Casts (its plural s unsaid) and is one sound off
+    "Podcast", only the first word of Podcast Addict: the whole label wins (it had been neither)."""
+    assert sound_distance("포켓캐스트", "Pocket Casts") == 0
     assert sound_distance("포켓캐스트", "Podcast") == 1
     assert sound_distance("포켓캐스트", "Podcast Addict") is None
     found = table_mapper.resolve("포켓캐스트", PODCASTS)

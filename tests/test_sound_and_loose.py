@@ -75,7 +75,7 @@ def test_mapper_matches_a_device_app_by_sound_and_only_one(table_mapper) -> None
 
 @pytest.mark.parametrize(("text", "loose"), [
     ("아니 반대로 디코만 받게 해줘", ["반대"]),  # an ending of its own (로)
-    ("이스탄불이야 인스타 알림 block", ["이스탄불"]),  # a sentence of its own (copula peeled)
+    ("반대로 인스타 알림 block", ["반대"]),  # an adverb of its own (particle peeled)
     ("당근 알림 왜케 많이 와 좀 꺼줘", ["왜케"]),  # apart from apps and 알림
     ("카톡 뿌잉 알림 꺼줘", []),  # before 알림, beside an app
     ("뿌잉이랑 카톡 꺼줘", []),  # in a list
@@ -95,7 +95,7 @@ def test_default_mode_leaves_out_a_loose_word_the_model_placed_nowhere(
     table_mapper, default_index
 ) -> None:
     reader = RuleSlotReader(table_mapper)
-    r = reader.read("이스탄불이야 인스타 알림 block", default_index)
+    r = reader.read("반대로 인스타 알림 block", default_index)
     said = ModelAnswer(intent=None, apps=("Instagram",), keywords=())
     out, how = combine(r, said, default_index, full=False)
     assert [m.app.label for m in out.apps] == ["Instagram"] and out.unresolved == ()
@@ -103,7 +103,7 @@ def test_default_mode_leaves_out_a_loose_word_the_model_placed_nowhere(
     # The model said there is another app: the word is asked about.
     said = ModelAnswer(intent=None, apps=("Instagram", "기타"), keywords=())
     out, how = combine(r, said, default_index, full=False)
-    assert [u.word for u in out.unresolved] == ["이스탄불"] and how == "asked"
+    assert [u.word for u in out.unresolved] == ["반대"] and how == "asked"
     # A word in a target's place is asked about whatever the model says.
     r = reader.read("뿌잉이랑 카톡 꺼줘", default_index)
     out, how = combine(r, ModelAnswer(apps=("카카오톡",), keywords=()), default_index, full=False)

@@ -91,6 +91,12 @@ class MappedText:
     def identity(cls, text: str) -> MappedText:
         return cls(text, tuple(range(len(text))), len(text))
 
+    def through(self, inner: MappedText) -> MappedText:
+        """This text's offsets (it was built from inner.text) mapped through to inner's source."""
+        origin = tuple(inner.origin[i] if i < len(inner.origin) else inner.source_length
+                       for i in self.origin)
+        return MappedText(self.text, origin, inner.source_length)
+
     def span_in_source(self, start: int, end: int) -> tuple[int, int]:
         """Offsets in the original text covered by [start, end) of this one."""
         if start >= end or not self.origin:

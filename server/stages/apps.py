@@ -143,6 +143,8 @@ class AliasTable:
             found = {self.app_of(w): w for w in words if w.isascii() and latin_slip(key, w)}
             return next(iter(found.values())) if len(found) == 1 else None
         if len(query) < _FUZZY_MIN_JAMO:
+            if key in lexicon.words("markers", "ordinary_words"):
+                return None  # "보고 싶어": a verb, though one letter from 포고
             return self._near_short(key, query, keys, words)
         limit = 2 if len(query) >= _FUZZY_TWO_EDITS_JAMO else 1
         # One pass at two edits: the words within `limit`, and the two-edit slips of a swap.
@@ -522,7 +524,9 @@ class AppMapper:
         뱅크샐러드): two syllables or more of a name at least two syllables longer, and no other
         installed app's name is cut the same way."""
         key = normalise(word)
-        if len(key) < 2 or not re.fullmatch(r"[가-힣]+", key) or self.is_app_word(key):
+        if len(key) < 2 or not re.fullmatch(r"[가-힣]+", key) or self.is_app_word(key) or (
+            key in lexicon.words("markers", "ordinary_words")
+        ):
             return None
         found = {
             a for a in installed.apps

@@ -101,7 +101,11 @@ def opening_statement_end(text: str) -> int:
     ws = words(text)
     brk = lexicon.pattern("context", f"{spec}.break").search(text)
     ending = lexicon.pattern("context", f"{spec}.endings", anchored="$")
-    end = next((w.end for w in ws if ending.search(w.text)), 0)
+    at = next((k for k, w in enumerate(ws) if ending.search(w.text)), None)
+    # "공항 도착 완료": a statement may end in two such words.
+    while at is not None and at + 1 < len(ws) and ending.search(ws[at + 1].text):
+        at += 1
+    end = 0 if at is None else ws[at].end
     if brk and (not end or brk.start() < end):
         end = brk.start()
     opening = [w for w in ws if w.end <= end]

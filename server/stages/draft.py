@@ -9,6 +9,7 @@ from notillm_local.domain import AppMatch, AppRef
 from notillm_local.lexicon import MappedText
 from notillm_local.stages.apps import Unresolved
 from notillm_local.stages.reading import ReadSpan, SlotReading, SpanKind
+from notillm_local.stages.words import Word, strip_suffixes
 
 
 @dataclass
@@ -51,6 +52,24 @@ class Draft:
         a, b = self.text.span_in_source(start, end)
         if b > a:
             self.spans.append(ReadSpan(a, b, kind, label))
+
+    def typed_onto_unread(self, ws: list[Word], i: int) -> bool:
+        """Whether word `i` was typed onto the word before it (the space between is the
+        respacer's) and that word is one nobody read."""
+        w = ws[i]
+        if not i or not w.start or self.text.origin[w.start - 1] != self.text.origin[w.start]:
+            return False
+        a, _ = self.text.span_in_source(ws[i - 1].start, ws[i - 1].end)
+        return bool(self.unknown) and any(x.start == a and x.kind == "unread" for x in self.spans)
+
+    def join_to_unread(self, before: Word, w: Word) -> None:
+        """The unread word `before` and `w`, typed onto it, as one unread word."""
+        self.unknown[-1] = strip_suffixes(before.text + w.text)
+        if self.loose and self.loose[-1] == strip_suffixes(before.text):
+            self.loose.pop()
+        a, _ = self.text.span_in_source(before.start, before.end)
+        self.spans = [x for x in self.spans if not (x.start == a and x.kind == "unread")]
+        self.mark(before.start, w.end, "unread")
 
     def done(self) -> SlotReading:
         return SlotReading(

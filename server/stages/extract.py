@@ -23,7 +23,7 @@ from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved, nor
 from notillm_local.stages.glued import glued_names_taken, left_over
 from notillm_local.stages.reading import SlotReading
 from notillm_local.stages.slots import RuleSlotReader
-from notillm_local.stages.words import TIME_GAP, blank_spans, is_topic, peel, strip_suffixes
+from notillm_local.stages.words import TIME_GAP, blank_spans, is_topic, keyword_candidates, peel
 
 logger = logging.getLogger(__name__)
 
@@ -251,7 +251,7 @@ class SlotExtractor:
     def keyword_candidates(self, rest: str, installed: InstalledIndex) -> list[str]:
         """The words the model may name as keywords when it decides every slot: the prompt's
         words (time blanked) as typed and as re-spaced, so that in "광고알림꺼줘" "광고" is one."""
-        return _keyword_candidates(f"{rest} {self._reader.spaced(rest, installed)}")
+        return keyword_candidates(f"{rest} {self._reader.spaced(rest, installed)}")
 
     # -- model ----------------------------------------------------------------------------
     def _prefix(self) -> list[int]:
@@ -364,6 +364,14 @@ def combine(
     # A keyword the model made of a word one letter off an app's name ("노숀알림": 노션) is
     # more likely the app misspelt than a topic: asked about, never a keyword of the rule.
     doubtful = tuple(k for k in kws if k not in r.content and resembles_app(k))
+    if full:
+        # …as is one made of a word code could not read that stands where a target does
+        # ("모두의주차장 알림": an app the device lacks), as the default mode asks about it.
+        standing = [normalise(w) for w in r.unknown_words if w not in r.loose_words]
+        doubtful += tuple(
+            k for k in kws if k not in r.content and k not in doubtful
+            and any(normalise(k) in w for w in standing)
+        )
     kws = tuple(k for k in kws if k not in doubtful)
     if full:
         # Keywords code read cannot be cut ("'뉴스레터'" is not "뉴스"), and a word code read as
@@ -587,13 +595,3 @@ def settle_exclusions(
         out, mute=mute, apps=kept_apps, unresolved=out.unresolved + kept_unresolved,
         excluded=(), kept=(), kept_out=(), all_but=True,
     )
-
-
-def _keyword_candidates(text: str) -> list[str]:
-    """The prompt's own words, particles peeled, as the only keywords the model may choose."""
-    out: list[str] = []
-    for tok in re.split(r"[\s,.!?~'\"‘’“”]+", text):
-        w = strip_suffixes(tok)
-        if len(w) >= 1 and w not in out and not re.fullmatch(r"[0-9]+", w):
-            out.append(w)
-    return out[:40]

@@ -12,9 +12,11 @@ from datetime import datetime
 
 from notillm_local import lexicon
 from notillm_local.contract.schemas import PendingAction
+from notillm_local.stages.positions import is_notification_noun
 from notillm_local.stages.reading import SlotReading
 from notillm_local.stages.timeparse import TimeAxis, TimeOutcome, TimeResult, parse_time
 from notillm_local.stages.turn import Turn
+from notillm_local.stages.words import words
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,10 @@ def is_cancel(text: str) -> bool:
     return bool(lexicon.pattern("markers", "cancel").search(text))
 
 
+def defers(text: str) -> bool:
+    return bool(lexicon.pattern("markers", "defers.words").search(text))
+
+
 def asks_back(text: str) -> bool:
     """The turn asks the question back ("얼마나", "언제까지") instead of answering it."""
     return bool(lexicon.pattern("markers", "asks_back.words").search(text))
@@ -89,6 +95,8 @@ def decide(text: str, turn: TurnSignals) -> PendingAction:
         return PendingAction.CANCEL
     if not (turn.has_time or turn.has_target or turn.has_intent_cue):
         return PendingAction.UNRESOLVED
+    if not (turn.has_time or turn.has_intent_cue) and defers(text):
+        return PendingAction.UNRESOLVED  # "일정 좀 확인해 보고...": 일정 is no new target
     if not (turn.has_time or turn.has_target or turn.names_all) and asks_back(text):
         # "얼마나 꺼야 되지..": the verb repeats the earlier command's; the question is still open.
         return PendingAction.UNRESOLVED
@@ -157,10 +165,17 @@ def adds_to(turn: Turn) -> bool:
     an additive particle ("넷플도", "카톡까지") or the turn says 같이/함께/추가."""
     additive = lexicon.pattern("markers", "additive_app")
     for span in turn.slots.spans:
-        if span.kind == "app" and additive.search(turn.text[span.start : span.end]):
+        if span.kind != "app":
+            continue
+        after = turn.text[span.end :].split(maxsplit=1)
+        nxt = after[0] if after else ""
+        # "디스코드 알림도 추가": the particle may end the notification noun after the app.
+        if additive.search(turn.text[span.start : span.end]) or (
+            additive.search(nxt) and is_notification_noun(additive.sub("", nxt))
+        ):
             return True
-    words = lexicon.words("markers", "additive_words")
-    return any(lexicon.normalise(w) in words for w in turn.text.split())
+    additive_words = lexicon.words("markers", "additive_words")
+    return any(lexicon.normalise(w.text) in additive_words for w in words(turn.text))
 
 
 def merge(first: Turn, turn: Turn, now: datetime) -> Turn:

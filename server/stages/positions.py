@@ -68,6 +68,17 @@ def before_notification_word(ws: list[Word], idx: int) -> bool:
     return bool(lexicon.pattern("markers", "notification_nouns", anchored="^").search(nxt))
 
 
+def misspelt_app_before_notification(
+    mapper: AppMapper, ws: list[Word], i: int, installed: InstalledIndex
+) -> bool:
+    """"에브리티임 알림": a word just before 알림 that the table reads as an app by its spelling
+    names that app; its last syllable only looks like an ending (-임, "it is")."""
+    if not before_notification_word(ws, i):
+        return False
+    res = mapper.resolve(ws[i].text, installed)
+    return isinstance(res, AppMatch) and res.method != "embedding"
+
+
 def stands_as_target(
     ws: list[Word], i: int, word: str, app_at: set[int], *, next_is_app: bool
 ) -> bool:

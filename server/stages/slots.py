@@ -25,6 +25,7 @@ from notillm_local.stages.clauses import (
     asks_about_notifications,
     blank_before,
     context_end,
+    has_intent_cue,
     joins_commands,
     mute_cue,
     negates_cue,
@@ -44,12 +45,14 @@ from notillm_local.stages.positions import (
     coordinated,
     except_before,
     except_before_all,
+    misspelt_app_before_notification,
     named_by_another,
     stands_as_target,
 )
 from notillm_local.stages.reading import ReadSpan, SlotReading
 from notillm_local.stages.spacing import Respacer
 from notillm_local.stages.words import (
+    TIME_GAP,
     Word,
     ends_reason_clause,
     is_filler,
@@ -106,7 +109,7 @@ class RuleSlotReader:
         text = _blank_laughter(text, d)
         english = lexicon.read_english(text)
         spaced = self._respacer.respace(english.text, _spacing_names(installed))
-        d.text = _compose(spaced, english)
+        d.text = spaced.through(english)
         rest = self._read_frames(spaced.text, d)
         self._read_context(spaced.text, d)
         clause_end = context_end(rest)
@@ -250,8 +253,16 @@ class RuleSlotReader:
         # clause ("올해 마지막 날이라 가족이랑 있을래 카톡 빼고 다 꺼").
         after = clause_end + opening_statement_end(text[clause_end:]) if clause_end else 0
         opening = max(opening_statement_end(text), after)
-        if opening > clause_end and not any(
+        # …a statement before a command: with no verb, time or app after it ("알림 덕분에 약속 안
+        # 늦었어 고마워") the message is talk, for the gate to judge.
+        commands_after = has_intent_cue(text[opening:]) or TIME_GAP in text[opening:] or any(
+            ws[i].start >= opening for i, _ in found
+        )
+        if opening > clause_end and commands_after and not any(
             ws[i].end <= opening and self._names_app(ws[i].text, res) for i, res in found
+        ) and not any(
+            w.end <= opening and misspelt_app_before_notification(self._mapper, ws, j, installed)
+            for j, w in enumerate(ws)
         ):
             clause_end = opening
         excluded_at = kept_out_at(ws, found)
@@ -394,6 +405,7 @@ class RuleSlotReader:
             return
         if in_reason or _is_context_word(raw) or (
             ends_reason_clause(raw, words_after(ws, i)) and not joins_commands(raw)
+            and not misspelt_app_before_notification(self._mapper, ws, i, installed)
         ):
             if lexicon.pattern("context", "talk_end.endings", anchored="$").search(raw) or (
                 lexicon.pattern("context", "talk_end.statement", anchored="$").search(raw)
@@ -427,12 +439,19 @@ class RuleSlotReader:
             d.mark(w.start, w.end, "intent" if (mute_cue().search(raw) or allow_cue_in(raw)) else "filler")
             return
         # A bare number or a count of the apps just named ("6개 다 꺼줘", "두개 다").
-        if _COUNT.fullmatch(key) or lexicon.pattern("filler", "emoticon").fullmatch(raw):
+        prev = ws[i - 1].text if i else ""
+        if _COUNT.fullmatch(key) or lexicon.pattern("filler", "emoticon").fullmatch(raw) or (
+            _COUNT.fullmatch(f"{key} {strip_suffixes(nxt)}") or _COUNT.fullmatch(f"{prev} {key}")
+        ):  # "이 세 개만 살려 두고": the count, spaced, of the apps just named
             return d.mark(w.start, w.end, "filler")
         devices = lexicon.words("markers", "non_notification_targets.words")
         if any(normalise(f) in devices for f in peel(raw)):
             d.devices.append(word)
             return d.mark(w.start, w.end, "context", "device")
+        if is_topic(word) and d.typed_onto_unread(ws, i):
+            # "해피포인트 알림": a topic typed onto a word nobody read ends a name we do not know
+            # (an app the device lacks), not a keyword of the rule: one word, asked about.
+            return d.join_to_unread(ws[i - 1], w)
         if is_topic(word):
             if word not in d.content:
                 d.content.append(word)
@@ -448,6 +467,13 @@ class RuleSlotReader:
         if res is None and word != raw and raw[len(word) :] in suffix_set():
             # What looked like a particle may end the name: "아사나" is Asana, not "아사" + 나.
             res = self._mapper.resolve(raw, installed)
+        if res is None:
+            # "츄이랑": the particle is 랑, not 이랑 — a shorter peel may be the name (Chewy).
+            res = next((
+                m for f in peel(raw)[1:] if len(f) >= 2 and f != word
+                and isinstance(m := self._mapper.resolve(f, installed), AppMatch)
+                and m.method != "embedding"
+            ), None)
         if isinstance(res, AppMatch) and res.method == "embedding" and named_by_another(
             self._mapper, ws, i, res.app, installed
         ):
@@ -546,13 +572,6 @@ def _blank_laughter(text: str, d: Draft) -> str:
 
 def _label_of(res: AppMatch | Unresolved) -> str | None:
     return res.app.label if isinstance(res, AppMatch) else res.known_as
-
-
-def _compose(outer: MappedText, inner: MappedText) -> MappedText:
-    """Offsets of `outer` (built from inner.text) mapped through to inner's source."""
-    origin = tuple(inner.origin[i] if i < len(inner.origin) else inner.source_length
-                   for i in outer.origin)
-    return MappedText(outer.text, origin, inner.source_length)
 
 
 def _frame_words() -> frozenset[str]:

@@ -152,7 +152,7 @@ def _collapse(skeleton: str) -> str:
 # The Latin vowels a Hangul vowel may write in a loanword ("라인": the "i" of LINE is 아이).
 _VOWEL_FOR = {
     "ᅡ": "auoiy", "ᅢ": "ae", "ᅦ": "ae", "ᅤ": "ae", "ᅨ": "ae", "ᅥ": "uoei", "ᅩ": "oa",
-    "ᅮ": "uo", "ᅲ": "uoy", "ᅵ": "iey", "ᅱ": "eiu", "ᅪ": "ao", "ᅯ": "oau", "ᅫ": "ea",
+    "ᅮ": "uo", "ᅲ": "uoye", "ᅵ": "iey", "ᅱ": "eiu", "ᅪ": "ao", "ᅯ": "oau", "ᅫ": "ea",
     "ᅬ": "ea", "ᅰ": "ea", "ᅭ": "ouy", "ᅧ": "eauy", "ᅣ": "ay", "ᅴ": "ei",
 }
 MIN_SOUNDS = 3
@@ -166,8 +166,9 @@ def _vowels(hangul: str) -> list[str]:
 def _latin_vowel_groups(latin: str) -> list[str]:
     # The i of "-cian", "-tia" glides into the next vowel ("Musician": 뮤지션), and the u of
     # "gui", "gue" is not said ("Guitar": 기타).
+    # A y after a and o is a syllable of its own ("Buoy": 부이, "Pay": 페이).
     text = re.sub(r"(?<=[cst])i(?=[aou])|(?<=g)u(?=[eiy])", "", latin.lower())
-    return re.findall(r"[aeiouy]+", text)
+    return re.findall(r"[aeiouy]+", re.sub(r"(?<=[ao])y", " y", text))
 
 
 def _first_vowels_agree(hangul: str, latin: str) -> bool:
@@ -179,9 +180,23 @@ def _first_vowels_agree(hangul: str, latin: str) -> bool:
 def _all_vowels_agree(hangul: str, latin: str) -> bool:
     """Syllable by syllable, every vowel writes the Latin name's vowel ("아고다": a-o-a)."""
     h, groups = _vowels(hangul), _latin_vowel_groups(latin)
-    return len(h) >= 2 and len(h) == len(groups) and all(
-        g[0] in _VOWEL_FOR[v] for v, g in zip(h, groups, strict=True)
-    )
+    # One vowel is enough where the Hangul adds ㅡ syllables for the consonants ("고트": GOAT).
+    syllables = len(re.findall(r"[가-힣]", hangul))
+    return (len(h) >= 2 or syllables > len(h)) and _vowels_align(tuple(h), tuple(groups))
+
+
+@lru_cache(maxsize=4096)
+def _vowels_align(h: tuple[str, ...], groups: tuple[str, ...]) -> bool:
+    """Whether the Hangul vowels write the Latin vowel groups in order, one for one, except
+    that a long i is written 아이 ("Nike": 나이키)."""
+    if not groups:
+        return not h
+    if not h:
+        return False
+    g = groups[0]
+    if g[0] in _VOWEL_FOR[h[0]] and _vowels_align(h[1:], groups[1:]):
+        return True
+    return g in ("i", "y") and h[:2] == ("ᅡ", "ᅵ") and _vowels_align(h[2:], groups[1:])
 
 
 def sounds_alike(a: str, b: str) -> bool:
@@ -207,9 +222,12 @@ def sound_distance(a: str, b: str) -> int | None:
     if not (is_hangul(a) and is_latin(b)):
         return None
     sa, sb = hangul_skeleton(a), latin_skeleton(b)
-    if len(sa) < 2 or len(sb) < 2 or not _first_vowels_agree(a, b):
+    if sa != sb and sb.endswith("S") and re.search(r"[^aeious]s$", b.lower()):
+        # A plural s is often left unsaid ("타이드차트": Tide Charts).
+        sb = latin_skeleton(b[:-1])
+    if not sa or not sb or not _first_vowels_agree(a, b):
         return None
-    if len(sa) < MIN_SOUNDS or len(sb) < MIN_SOUNDS:
+    if len(sa) < MIN_SOUNDS or len(sb) < MIN_SOUNDS:  # "츄이": Chewy, "고트": GOAT
         return 0 if sa == sb and _all_vowels_agree(a, b) else None
     if sa == sb:
         return 0

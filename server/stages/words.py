@@ -167,3 +167,13 @@ def says_intent_verb(raw: str) -> bool:
     return bool(
         lexicon.pattern("intent", "mute").search(raw) or lexicon.pattern("intent", "allow").search(raw)
     )
+
+
+def keyword_candidates(text: str) -> list[str]:
+    """The prompt's own words, particles peeled, as the only keywords the model may choose."""
+    out: list[str] = []
+    for tok in re.split(r"[\s,.!?~'\"‘’“”]+", text):
+        w = strip_suffixes(tok)
+        if len(w) >= 1 and w not in out and not re.fullmatch(r"[0-9]+", w):
+            out.append(w)
+    return out[:40]
