@@ -197,3 +197,70 @@ def test_a_rare_day_count_inside_a_name_is_no_time(service) -> None:
     assert r.ok and r.targetFixed is not None and r.condition is not None, r.message
     assert r.targetFixed.name == ["MyRadar"]
     assert r.condition.expires.startswith("2036-09-17T17:40"), r.condition
+
+
+# --------------------------------------------------------------------------- natural_y's first run
+
+PILOT = InstalledIndex.of(tuple(
+    AppRef(label, pkg) for label, pkg in [
+        ("Sky Radar", "com.example.skyradar"),
+        ("Wind Guru", "com.example.windguru"),
+        ("F1", "com.softpauer.f1timingapp2014.basic"),
+        ("KakaoTalk", "com.kakao.talk"),
+        ("Messages", "com.samsung.android.messaging"),
+    ]
+))
+
+
+def test_one_app_kept_on_and_muted_is_a_conflict(service) -> None:
+    """"X 켜 두고 X 꺼": the keep verb and the mute verb are about the same app — a wrong rule
+    would silence the app the user just said to keep on."""
+    r = _ask(service, "밴드 알림 켜 두고 밴드 알림 꺼 줘 세 시간")
+    assert not r.ok and r.failReason is not None and r.failReason.value == "conflict", r
+
+
+def test_a_polite_request_with_a_question_mark_is_a_command(service) -> None:
+    r = _ask(service, "오늘 밤 11시까지 밴드 알림 꺼 주시겠어요?")
+    assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["밴드"], r.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["동생 데리러 가는 길 저녁 7시까지 카톡 알림 off",
+     "이삿짐싸느라너무바빠카톡알림저녁7시까지꺼줘",
+     "보고서정리끝카톡알림저녁7시까지꺼줘"],
+)
+def test_on_the_way_busy_and_done_are_context(service, text) -> None:
+    r = _ask(service, text)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["카카오톡"] and r.targetFixed.content == []
+
+
+def test_the_rest_of_a_label_said_in_hangul(service) -> None:
+    """"Sky 레이더", "Wind구루": the Latin first word names the label, the Hangul word after it
+    says the rest — one app each, nothing left to ask about."""
+    r = _ask(service, "Sky 레이더랑 Wind구루만 받고 나머지 2시간 꺼", PILOT)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["Sky Radar", "Wind Guru"] and r.targetFixed.mute is False
+
+
+def test_a_letter_and_a_digit_said_in_english(service) -> None:
+    r = _ask(service, "에프원 알림 한 시간만 꺼", PILOT)
+    assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["F1"], r.message
+
+
+def test_not_coming_is_no_mute_verb(service) -> None:
+    """"안 와" says something does not come (a bus, sleep); "안 와도 돼" asks for silence."""
+    r = _ask(service, "택시30분째안와ㅡㅡ")
+    assert not r.ok and r.failReason is not None and r.failReason.value == "chitchat", r
+    r = _ask(service, "카톡 알림 두 시간 동안 안 와도 돼")
+    assert r.ok and r.targetFixed is not None and r.targetFixed.mute is True, r.message
+
+
+def test_model_mode_keeps_every_quoted_keyword(table_mapper, default_index) -> None:
+    """Quoted words are keywords as the user wrote them: the model leaving one out drops none."""
+    r = read(table_mapper, "'마감'이나'지연'들어간 알림 꺼", default_index)
+    assert r.quoted == ("마감", "지연"), r
+    out, _ = combine(r, ModelAnswer(intent="끄기", apps=(), keywords=("마감",)), default_index,
+                     full=True)
+    assert out.content == ("마감", "지연"), out

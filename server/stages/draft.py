@@ -3,8 +3,10 @@ far, and the spans of the text it read. `SlotReading` is the frozen result (`Dra
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
+from notillm_local import lexicon
 from notillm_local.domain import AppMatch, AppRef
 from notillm_local.lexicon import MappedText
 from notillm_local.stages.apps import Unresolved
@@ -21,6 +23,7 @@ class Draft:
     apps: list[tuple[int, AppMatch]] = field(default_factory=list)
     unresolved: list[tuple[int, Unresolved]] = field(default_factory=list)
     content: list[str] = field(default_factory=list)
+    quoted: list[str] = field(default_factory=list)
     excluded: list[str] = field(default_factory=list)
     kept: list[tuple[int, AppMatch | Unresolved]] = field(default_factory=list)
     excepts_content: bool = False  # an exception marker right after a keyword frame
@@ -53,6 +56,16 @@ class Draft:
         if b > a:
             self.spans.append(ReadSpan(a, b, kind, label))
 
+    def blank_laughter(self, text: str) -> str:
+        """"ㅋㅋ", "ㅠㅠ", "^^" glued to a word ("슬랙ㅋㅋ") are filler, not part of the word."""
+
+        def take(m: re.Match[str]) -> str:
+            self.spans.append(ReadSpan(m.start(), m.end(), "filler"))
+            # A full stop: people close a sentence with "ㅠㅠ" or "ㅋㅋ" as others do with ".".
+            return "." * (m.end() - m.start())
+
+        return lexicon.pattern("filler", "laughter").sub(take, text)
+
     def typed_onto_unread(self, ws: list[Word], i: int) -> bool:
         """Whether word `i` was typed onto the word before it (the space between is the
         respacer's) and that word is one nobody read."""
@@ -77,6 +90,7 @@ class Draft:
             apps=tuple(m for _, m in sorted(self.apps, key=lambda x: x[0])),
             unresolved=tuple(u for _, u in sorted(self.unresolved, key=lambda x: x[0])),
             content=tuple(self.content),
+            quoted=tuple(self.quoted),
             excluded=tuple(self.excluded),
             unknown_words=tuple(self.unknown),
             loose_words=tuple(self.loose),

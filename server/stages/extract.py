@@ -376,10 +376,10 @@ def combine(
     if full:
         # Keywords code read cannot be cut ("'뉴스레터'" is not "뉴스"), and a word code read as
         # context (a reason or remark clause) is no keyword ("거래 기다리는 중이라").
-        kws = tuple(dict.fromkeys(
+        kws = tuple(dict.fromkeys([*r.quoted, *(  # a quoted word is a keyword whatever the model says
             next((c for c in r.content if k in c), k) for k in kws
             if k in r.content or normalise(k) not in context_words
-        ))
+        )]))
     overruled = False
     if full and r.mute is not None and "intent" not in r.unsure and mute != r.mute:
         # Code read the verb and was sure of it ("팀즈만 알림 오게 해줘", "슬랙 말고 팀즈만 꺼줘"),

@@ -10,7 +10,7 @@ from notillm_local.domain import AppMatch, AppRef
 from notillm_local.lexicon import normalise
 from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved
 from notillm_local.stages.positions import CONJUNCTIONS
-from notillm_local.stages.sound import is_hangul
+from notillm_local.stages.sound import is_hangul, says_nearly
 from notillm_local.stages.words import suffix_set
 
 
@@ -105,3 +105,12 @@ def glued_names_taken(
     for m in found:
         rest = rest.replace(normalise(m.word), "", 1)
     return len(rest) <= 1
+
+
+def rest_of_label(named: AppMatch, before: str, word: str) -> bool:
+    """"DJI 플라이", "UAV포캐스트": the word before (`before`, read as `named`) is the first word
+    of a device label, and this one says the rest of it in Hangul: the same app, named once."""
+    parts = named.app.label.split()
+    if len(parts) < 2 or normalise(parts[0]) != normalise(before):
+        return False
+    return says_nearly(word, " ".join(parts[1:]))

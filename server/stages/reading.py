@@ -35,6 +35,7 @@ class SlotReading:
     apps: tuple[AppMatch, ...] = ()
     unresolved: tuple[Unresolved, ...] = ()
     content: tuple[str, ...] = ()
+    quoted: tuple[str, ...] = ()  # the keywords the user put in quotes: facts of the prompt
     excluded: tuple[str, ...] = ()  # app words the user kept out ("X 빼고", "X는 놔두고")
     unknown_words: tuple[str, ...] = ()  # neither app, keyword, filler nor context
     # The unknown words that stand where no target does (an ending of their own, apart from

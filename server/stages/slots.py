@@ -37,7 +37,7 @@ from notillm_local.stages.clauses import (
 from notillm_local.stages.conflicts import contrasts_with, named_twice, one_app_both_ways
 from notillm_local.stages.draft import Draft
 from notillm_local.stages.exclusions import kept_by_verb, kept_out_at
-from notillm_local.stages.glued import split_glued, split_heard
+from notillm_local.stages.glued import rest_of_label, split_glued, split_heard
 from notillm_local.stages.positions import (
     CONJUNCTIONS,
     after_app,
@@ -106,7 +106,7 @@ class RuleSlotReader:
         original = text if original is None else original
         d = Draft(MappedText.identity(text))
         text = self._read_quoted(text, original, d)
-        text = _blank_laughter(text, d)
+        text = d.blank_laughter(text)
         english = lexicon.read_english(text)
         spaced = self._respacer.respace(english.text, _spacing_names(installed))
         d.text = spaced.through(english)
@@ -130,6 +130,8 @@ class RuleSlotReader:
             self._read_intent(lexicon.pattern("markers", "kept_by_verb.phrase").sub(
                 lambda m: " " * len(m.group(0)), main), d)
         apps = [m.app for _, m in d.apps]
+        if d.kept_by_verb and {m.app for _, m in d.kept if isinstance(m, AppMatch)} & set(apps):
+            d.contradicts = True  # "슬랙 알림 켜 두고 슬랙 알림 꺼": one app kept on and muted
         if set(d.reason_apps) & set(apps) and contrasts_with(rest[:clause_end], d.mute):
             d.contradicts = True  # "슬랙 무음인데 슬랙은 울리게 해줘"
         if (d.both_ways or (d.cues[0] and d.cues[1])) and (
@@ -156,6 +158,7 @@ class RuleSlotReader:
             word = original[m.start(1) : m.end(1)].strip()
             if word and normalise(word) not in _frame_words() and word not in d.content:
                 d.content.append(word)
+                d.quoted.append(word)
                 d.spans.append(ReadSpan(m.start(), m.end(), "keyword", word))
             # Keep "들어간 거 빼고" after the quote readable: only the quote itself is blanked.
             return "'" + " " * (m.end() - m.start() - 2) + "'"
@@ -253,11 +256,9 @@ class RuleSlotReader:
         # clause ("올해 마지막 날이라 가족이랑 있을래 카톡 빼고 다 꺼").
         after = clause_end + opening_statement_end(text[clause_end:]) if clause_end else 0
         opening = max(opening_statement_end(text), after)
-        # …a statement before a command: with no verb, time or app after it ("알림 덕분에 약속 안
-        # 늦었어 고마워") the message is talk, for the gate to judge.
-        commands_after = has_intent_cue(text[opening:]) or TIME_GAP in text[opening:] or any(
-            ws[i].start >= opening for i, _ in found
-        )
+        # …a statement beside a command: with no verb after it and no time or app at all ("알림
+        # 덕분에 약속 안 늦었어 고마워") the message is talk, for the gate to judge.
+        commands_after = has_intent_cue(text[opening:]) or TIME_GAP in text or bool(found)
         if opening > clause_end and commands_after and not any(
             ws[i].end <= opening and self._names_app(ws[i].text, res) for i, res in found
         ) and not any(
@@ -463,6 +464,9 @@ class RuleSlotReader:
             d.apps += [(i, m) for m in glued if isinstance(m, AppMatch)]
             d.unresolved += [(i, m) for m in glued if isinstance(m, Unresolved)]
             return d.mark(w.start, w.end, "app", ", ".join(filter(None, map(_label_of, glued))))
+        named = next((m for k, m in d.apps if k == i - 1), None) if i else None
+        if named is not None and rest_of_label(named, ws[i - 1].text, word):
+            return d.mark(w.start, w.end, "app", named.app.label)
         res = self._mapper.resolve(word, installed)  # misspellings, embeddings
         if res is None and word != raw and raw[len(word) :] in suffix_set():
             # What looked like a particle may end the name: "아사나" is Asana, not "아사" + 나.
@@ -557,17 +561,6 @@ class RuleSlotReader:
         keep = [(i, m) for i, m in d.apps if normalise(m.word) not in generic]
         if keep and len(keep) < len(d.apps):
             d.apps = keep
-
-
-def _blank_laughter(text: str, d: Draft) -> str:
-    """"ㅋㅋ", "ㅠㅠ", "^^" glued to a word ("슬랙ㅋㅋ") are filler, not part of the word."""
-
-    def take(m: re.Match[str]) -> str:
-        d.spans.append(ReadSpan(m.start(), m.end(), "filler"))
-        # A full stop: people close a sentence with "ㅠㅠ" or "ㅋㅋ" as others do with ".".
-        return "." * (m.end() - m.start())
-
-    return lexicon.pattern("filler", "laughter").sub(take, text)
 
 
 def _label_of(res: AppMatch | Unresolved) -> str | None:

@@ -48,16 +48,24 @@ _LETTER_NAMES = {
     "q": "큐", "r": "알", "s": "에스", "t": "티", "u": "유", "v": "브이", "w": "더블유", "x": "엑스",
     "y": "와이", "z": "지",
 }
-_SHORT_LATIN = re.compile(r"(?<![a-z])[a-z]{1,3}(?![a-z])")
+# A digit right after the letters is said in English too ("F1": 에프원).
+_DIGIT_NAMES = {
+    "0": "제로", "1": "원", "2": "투", "3": "쓰리", "4": "포", "5": "파이브", "6": "식스", "7": "세븐",
+    "8": "에잇", "9": "나인",
+}
+_SHORT_LATIN = re.compile(r"(?<![a-z])([a-z]{1,3})(?![a-z])([0-9](?![0-9]))?")
 
 
 def letters_spelt(key: str) -> str | None:
     """A normalised app word with its short Latin parts (initials, one to three letters beside
     Hangul or alone) spelt as Korean says the letters ("카카오t" → "카카오티", "kb스타" →
-    "케이비스타"); None when it has none. Longer Latin words are names, said as words."""
+    "케이비스타", "f1" → "에프원"); None when it has none. Longer Latin words are names, said as words."""
     if not re.search(r"[a-z]", key) or re.search(r"[a-z]{4,}", key):
         return None
-    spelt = _SHORT_LATIN.sub(lambda m: "".join(_LETTER_NAMES[c] for c in m.group(0)), key)
+    spelt = _SHORT_LATIN.sub(
+        lambda m: "".join(_LETTER_NAMES[c] for c in m.group(1)) + _DIGIT_NAMES.get(m.group(2) or "", ""),
+        key,
+    )
     return spelt if spelt != key and not re.search(r"[a-z]", spelt) else None
 
 
@@ -188,15 +196,19 @@ def _all_vowels_agree(hangul: str, latin: str) -> bool:
 @lru_cache(maxsize=4096)
 def _vowels_align(h: tuple[str, ...], groups: tuple[str, ...]) -> bool:
     """Whether the Hangul vowels write the Latin vowel groups in order, one for one, except
-    that a long i is written 아이 ("Nike": 나이키)."""
+    that a long i is written 아이 ("Nike": 나이키) and a long a 에이 ("Radar": 레이더).
+    Cached: asked for every installed label for each word no table knows."""
     if not groups:
         return not h
     if not h:
         return False
     g = groups[0]
-    if g[0] in _VOWEL_FOR[h[0]] and _vowels_align(h[1:], groups[1:]):
+    # The last a is often a schwa, written 어 ("Radar": 레이더, "Data": 데이터).
+    said = _VOWEL_FOR[h[0]] + ("a" if h[0] == "ᅥ" and len(groups) == 1 else "")
+    if g[0] in said and _vowels_align(h[1:], groups[1:]):
         return True
-    return g in ("i", "y") and h[:2] == ("ᅡ", "ᅵ") and _vowels_align(h[2:], groups[1:])
+    glide = {"i": ("ᅡ", "ᅵ"), "y": ("ᅡ", "ᅵ"), "a": ("ᅦ", "ᅵ")}.get(g)
+    return glide is not None and h[:2] == glide and _vowels_align(h[2:], groups[1:])
 
 
 def sounds_alike(a: str, b: str) -> bool:
@@ -234,3 +246,16 @@ def sound_distance(a: str, b: str) -> int | None:
     if min(len(sa), len(sb)) >= 5 and Levenshtein.distance(sa, sb) <= 1:
         return 1
     return None
+
+
+def says_nearly(hangul: str, latin: str) -> bool:
+    """Whether a Hangul word says a Latin name alike or one sound off, however short: a looser
+    test for the rest of a label already named by its first word ("포캐스트": Forecast)."""
+    from rapidfuzz.distance import Levenshtein
+
+    if sounds_alike(hangul, latin):
+        return True
+    if not (is_hangul(hangul) and is_latin(latin) and _first_vowels_agree(hangul, latin)):
+        return False
+    sa, sb = hangul_skeleton(hangul), latin_skeleton(latin)
+    return min(len(sa), len(sb)) >= 3 and Levenshtein.distance(sa, sb) <= 1
