@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from notillm_local.contract.schemas import HandleRequest, HandleResponse, InstalledApp
+from notillm_local.domain import AppRef
 from notillm_local.service import Service
 from notillm_local.stages.apps import AppMapper, InstalledIndex
 from notillm_local.stages.reading import SlotReading
@@ -21,3 +22,8 @@ def ask(
 def read(mapper: AppMapper, text: str, installed: InstalledIndex) -> SlotReading:
     """Code's reading of `text` by the alias table alone (no embeddings, no time parser)."""
     return RuleSlotReader(mapper).read(text, installed)
+
+
+def device(*apps: tuple[str, str]) -> InstalledIndex:
+    """A device's installed list from (label, package) pairs."""
+    return InstalledIndex.of(tuple(AppRef(label, pkg) for label, pkg in apps))

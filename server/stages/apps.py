@@ -469,8 +469,11 @@ class AppMapper:
         self._answer_names[key] = out
         return out
 
-    def resolve(self, word: str, installed: InstalledIndex) -> AppMatch | Unresolved | None:
-        """Table first, then a misspelling of a known name, then the embedding matcher."""
+    def resolve(
+        self, word: str, installed: InstalledIndex, *, embeddings: bool = True
+    ) -> AppMatch | Unresolved | None:
+        """Table first, then a misspelling of a known name, then (unless `embeddings` is off:
+        a question about the word's spelling alone) the embedding matcher."""
         found = self.lookup(word, installed)
         if found is not None:
             return found
@@ -487,7 +490,7 @@ class AppMapper:
         clipped = self.clipped(word, installed)
         if clipped is not None:
             return AppMatch(word=word, app=clipped, score=1.0, method="clipped")
-        if self._embedder is not None and len(normalise(word)) >= 2:
+        if embeddings and self._embedder is not None and len(normalise(word)) >= 2:
             match = self._embedder.match(word, installed.apps)
             if match is not None and not self.sibling_of(word, match.app, installed):
                 logger.debug("embedding match -> %s (%.3f)", match.app.label, match.score)

@@ -75,8 +75,7 @@ def misspelt_app_before_notification(
     names that app; its last syllable only looks like an ending (-임, "it is")."""
     if not before_notification_word(ws, i):
         return False
-    res = mapper.resolve(ws[i].text, installed)
-    return isinstance(res, AppMatch) and res.method != "embedding"
+    return isinstance(mapper.resolve(ws[i].text, installed, embeddings=False), AppMatch)
 
 
 def stands_as_target(

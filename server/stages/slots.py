@@ -475,8 +475,7 @@ class RuleSlotReader:
             # "츄이랑": the particle is 랑, not 이랑 — a shorter peel may be the name (Chewy).
             res = next((
                 m for f in peel(raw)[1:] if len(f) >= 2 and f != word
-                and isinstance(m := self._mapper.resolve(f, installed), AppMatch)
-                and m.method != "embedding"
+                and isinstance(m := self._mapper.resolve(f, installed, embeddings=False), AppMatch)
             ), None)
         if isinstance(res, AppMatch) and res.method == "embedding" and named_by_another(
             self._mapper, ws, i, res.app, installed

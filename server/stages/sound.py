@@ -163,6 +163,8 @@ _VOWEL_FOR = {
     "ᅮ": "uo", "ᅲ": "uoye", "ᅵ": "iey", "ᅱ": "eiu", "ᅪ": "ao", "ᅯ": "oau", "ᅫ": "ea",
     "ᅬ": "ea", "ᅰ": "ea", "ᅭ": "ouy", "ᅧ": "eauy", "ᅣ": "ay", "ᅴ": "ei",
 }
+# Latin vowels Hangul writes with two vowels: a long i as 아이, a long a as 에이.
+_GLIDES = {"i": ("ᅡ", "ᅵ"), "y": ("ᅡ", "ᅵ"), "a": ("ᅦ", "ᅵ")}
 MIN_SOUNDS = 3
 
 
@@ -207,7 +209,7 @@ def _vowels_align(h: tuple[str, ...], groups: tuple[str, ...]) -> bool:
     said = _VOWEL_FOR[h[0]] + ("a" if h[0] == "ᅥ" and len(groups) == 1 else "")
     if g[0] in said and _vowels_align(h[1:], groups[1:]):
         return True
-    glide = {"i": ("ᅡ", "ᅵ"), "y": ("ᅡ", "ᅵ"), "a": ("ᅦ", "ᅵ")}.get(g)
+    glide = _GLIDES.get(g)
     return glide is not None and h[:2] == glide and _vowels_align(h[2:], groups[1:])
 
 

@@ -114,8 +114,8 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"(?P<nextlen>(?<!다)다음\s*(?P<nl_n>{_NUM_RE}|[일이구])\s*(?P<nl_u>{unit}))",
                 # The rarer counts hide inside names ("마이레이더": 이레), so a word must follow them.
                 r"(?P<durspecial>일주일|이주일|삼주일|하루|이틀|보름|(?:사흘|나흘|닷새|엿새|이레|여드레"
-                r"|아흐레|열흘)(?![가-힣])|(?:사흘|나흘|닷새|엿새|이레|여드레|아흐레|열흘)"
-                r"(?=\s*(?:동안|간|만|뒤|후|전|째|까지|안에|내|정도|쯤|이나|씩|꺼|끄|막|차단|무음|조용)))",
+                r"|아흐레|열흘)(?:(?![가-힣])|(?=\s*(?:동안|간|만|뒤|후|전|째|까지|안에|내|정도|쯤|이나|씩"
+                r"|꺼|끄|막|차단|무음|조용))))",
                 # "반 시간만" (half an hour): 반 in front, where "1시간 반" puts it after.
                 # Glued text puts a word before it ("알림반시간"); "절반", "일반", "과반" are others.
                 r"(?P<halfhour>(?<![\d절일과후전초중위상하월])반\s*시간(?!표))",
