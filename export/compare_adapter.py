@@ -89,7 +89,8 @@ def score_slots(
     from notillm_local import resources
     from notillm_local.domain import AppRef
     from notillm_local.engines.grammars import GrammarSet
-    from notillm_local.stages.apps import AliasTable, AppMapper, InstalledIndex, load_catalog
+    from notillm_local.stages.alias_table import AliasTable
+    from notillm_local.stages.apps import AppMapper, InstalledIndex, load_catalog
     from notillm_local.stages.timeparse import parse_time
     from notillm_local.stages.words import keyword_candidates
 

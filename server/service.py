@@ -22,7 +22,8 @@ from notillm_local.models.catalog import (
 from notillm_local.models.runtime import disable_telemetry
 from notillm_local.pipeline import HostedFallback, Pipeline
 from notillm_local.settings import EngineMode, ExtractorMode, Settings
-from notillm_local.stages.apps import AliasTable, AppMapper, load_catalog
+from notillm_local.stages.alias_table import AliasTable
+from notillm_local.stages.apps import AppMapper, load_catalog
 from notillm_local.stages.extract import FEW_SHOT, SlotExtractor
 from notillm_local.stages.pending import PendingClassifier
 from notillm_local.stages.slots import RuleSlotReader

@@ -17,7 +17,8 @@ from notillm_local.eval import DATA_DIR
 from notillm_local.models.catalog import extractor_model_path
 from notillm_local.service import Service, build_service
 from notillm_local.settings import Settings
-from notillm_local.stages.apps import AliasTable, AppMapper, InstalledIndex, load_catalog
+from notillm_local.stages.alias_table import AliasTable
+from notillm_local.stages.apps import AppMapper, InstalledIndex, load_catalog
 from tests.fixtures_encoder import encoder  # noqa: F401  (session fixture: the real encoder)
 
 REPO = Path(__file__).resolve().parent.parent

@@ -25,7 +25,8 @@ from notillm_local.contract.schemas import HandleRequest, HandleResponse, Instal
 from notillm_local.engines.hosted import HostedEngine, HostedNotAllowed, cost_usd, load_price_table
 from notillm_local.errors import HostedEngineError
 from notillm_local.settings import Settings
-from notillm_local.stages.apps import AliasTable, AppMapper, load_catalog
+from notillm_local.stages.alias_table import AliasTable
+from notillm_local.stages.apps import AppMapper, load_catalog
 from tests.fault_server import FaultServer, Reply, tool_reply
 
 NOW = "2026-08-14T21:30:00+09:00"

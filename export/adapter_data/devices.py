@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from notillm_local import resources
 from notillm_local.domain import AppRef
 from notillm_local.export.adapter_data.records import MAX_ITEMS, NONE_WORD, OTHER_APP_WORD
+from notillm_local.stages.alias_table import AliasTable
 from notillm_local.stages.apps import (
-    AliasTable,
     AppMapper,
     InstalledIndex,
     letters_spelt,

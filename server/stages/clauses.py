@@ -10,7 +10,15 @@ from __future__ import annotations
 import re
 
 from notillm_local import lexicon
-from notillm_local.stages.words import Word, ends_reason_clause, suffix_set, words
+from notillm_local.stages.words import (
+    TIME_GAP,
+    Word,
+    ends_reason_clause,
+    is_filler,
+    says_intent_verb,
+    suffix_set,
+    words,
+)
 
 
 def has_intent_cue(text: str) -> bool:
@@ -199,14 +207,24 @@ def _reason_clause_end(text: str) -> int:
             and not joins_commands(w.text)
         ):
             end = w.end
-        elif verb_at < len(text) and lexicon.pattern("context", "reason_end.while").search(
+        elif verb_at < len(text) and (lexicon.pattern("context", "reason_end.while").search(
             f"{prev} {w.text}"
-        ):
+        ) or _modifies_time(w.text, text[w.end :])):
             # "달리기하는 동안": a while-clause the time parser has no length for; with no command
             # verb after it ("3시간째 유튜브 보는 중") the message is talk, left to the gate.
             end = w.end
         prev = w.text or prev
     return end
+
+
+def _modifies_time(raw: str, after: str) -> bool:
+    """"밥 먹는 이십오 분만": a verb in its modifier form right before the time says what the user
+    does in it, a clause of its own ("운동하는 1시간 동안"); "오는", "울리는" and the command's own
+    verbs are not such a clause."""
+    return (
+        raw.endswith("는") and len(raw) >= 2 and after.lstrip(" ").startswith(TIME_GAP)
+        and not is_filler(raw) and not says_intent_verb(raw)
+    )
 
 
 def words_after(ws: list[Word], k: int) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 from notillm_local import lexicon
-from notillm_local.domain import AppRef
+from notillm_local.domain import AppMatch, AppRef
 from notillm_local.stages.clauses import allow_cue_in, mute_cue
 from notillm_local.stages.positions import only_notification_nouns
+from notillm_local.stages.words import Word, peel
 
 
 def named_twice(text: str, apps: list[AppRef], cue_spans: list[tuple[int, int]]) -> bool:
@@ -66,3 +67,28 @@ def contrasts_with(clause: str, mute: bool | None) -> bool:
         return False
     said = (bool(mute_cue().search(clause)), allow_cue_in(clause))
     return said[mute] and not said[not mute]
+
+
+def verbs_split_apps(
+    ws: list[Word], apps: list[tuple[int, AppMatch]], cue_spans: list[tuple[int, int]], text: str
+) -> tuple[bool, set[int]] | None:
+    """"인스타는 끄고 유튜브는 켜 둬", "인스타 꺼놓고 유튜브만 켜": two verbs of opposite sense, each
+    after apps of its own (Korean puts the verb last). One rule says it when the apps left on
+    need nothing: the mute verb's apps are muted — unless the allow verb's apps take 만 ("only"),
+    and then only they get through, the others with everything else. Returns (mute, the word
+    indices of the rule's apps), or None when the verbs do not split the apps so."""
+    groups: dict[tuple[int, int], list[tuple[int, AppMatch]]] = {}
+    for i, m in apps:
+        cue = min((c for c in cue_spans if c[0] >= ws[i].end), default=None)
+        if cue is None:
+            return None  # an app after the last verb: not two clauses of app then verb
+        groups.setdefault(cue, []).append((i, m))
+    if len(groups) != 2:
+        return None
+    (first, one), (second, other) = sorted(groups.items())
+    senses = [bool(mute_cue().search(text[a:b])) for a, b in (first, second)]
+    if senses[0] == senses[1] or {m.app for _, m in one} & {m.app for _, m in other}:
+        return None  # one verb's sense, or one app both ways (a conflict, checked elsewhere)
+    muted, let_through = (one, other) if senses[0] else (other, one)
+    only = any(f.endswith("만") for i, _ in let_through for f in peel(ws[i].text)[:1])
+    return (False, {i for i, _ in let_through}) if only else (True, {i for i, _ in muted})

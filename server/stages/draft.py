@@ -47,6 +47,14 @@ class Draft:
     unsure: set[str] = field(default_factory=set)
     spans: list[ReadSpan] = field(default_factory=list)
 
+    def read_again(self, ws: list[Word], i: int, match: AppMatch) -> None:
+        """Word `i`, read as one app or an unknown one, names `match` with the next word."""
+        self.apps = [(k, m) for k, m in self.apps if k != i] + [(i, match)]
+        self.unresolved = [(k, m) for k, m in self.unresolved if k != i]
+        a, b = self.text.span_in_source(ws[i].start, ws[i + 1].end)
+        self.spans = [s for s in self.spans if s.end <= a or s.start >= b]
+        self.mark(ws[i].start, ws[i + 1].end, "app", match.app.label)
+
     def app_at(self) -> set[int]:
         """Indices of the words read as apps so far, installed or not."""
         return {i for i, _ in self.apps} | {i for i, _ in self.unresolved}

@@ -23,7 +23,7 @@ from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved, nor
 from notillm_local.stages.glued import glued_names_taken, left_over
 from notillm_local.stages.reading import SlotReading
 from notillm_local.stages.slots import RuleSlotReader
-from notillm_local.stages.words import TIME_GAP, blank_spans, is_topic, keyword_candidates, peel
+from notillm_local.stages.words import TIME_GAP, blank_spans, is_topic, keyword_candidates
 
 logger = logging.getLogger(__name__)
 
@@ -216,10 +216,7 @@ class SlotExtractor:
             mentioned=lambda app: self.mentions(prompt, app, reading, installed),
             inside=lambda word, app: self.other_apps_inside(word, app, installed),
             resembles_app=lambda word: self._reader.mapper.resembles_app(word, installed),
-            context_words=frozenset(
-                normalise(f) for s in reading.spans if s.kind == "context"
-                for f in peel(prompt[s.start : s.end])
-            ),
+            context_words=reading.context_words(prompt),
             accounts_for=lambda word, app: self._reader.mapper.resembles_name_of(
                 word, app, installed
             ) or app in self._reader.plausible_apps(word, installed),

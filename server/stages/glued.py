@@ -21,18 +21,27 @@ def split_glued(mapper: AppMapper, word: str, installed: InstalledIndex) -> list
     "온라인" holds 라인, but 온 is no app — and at least one stretch is misspelt (runs of exact
     names are split before reading)."""
     key = normalise(word)
+    nouns = lexicon.pattern("markers", "notification_nouns", anchored="^")
+    if any(mapper.misspelling_of(key[:cut], installed) is not None for cut in range(len(key), 1, -1)
+           if not key[cut:] or nouns.fullmatch(key[cut:])):
+        return []  # "네이버웹퉁": one name misspelt (네이버 웹툰), not 네이버 and a misspelt 웹툰
     out: list[AppMatch | Unresolved] = []
-    at, misspelt = 0, False
+    at, last, misspelt = 0, 0, False
     for start, end, found in sorted(mapper.names_inside(key, installed), key=lambda h: h[0]):
         if start > at:
             gap = mapper.misspelling_of(key[at:start], installed)
-            if gap is None:
+            # "넷플릭쓰": the name found ("넷플") opens the misspelt one, the gap is its rest.
+            whole = mapper.misspelling_of(key[last:start], installed) if gap is None and out else None
+            if gap is not None:
+                out.append(gap)
+            elif whole is not None:
+                out[-1] = whole
+            else:
                 return []
-            out.append(gap)
             misspelt = True
         out.append(found)
-        at = end
-    tail, nouns = key[at:], lexicon.pattern("markers", "notification_nouns", anchored="^")
+        at, last = end, start
+    tail = key[at:]
     if tail and not nouns.fullmatch(tail):
         # The last name may be the misspelt one, 알림 glued after it ("…스포티파리알림").
         gap = next((g for cut in range(len(tail), 1, -1)
@@ -107,10 +116,21 @@ def glued_names_taken(
     return len(rest) <= 1
 
 
-def rest_of_label(named: AppMatch, before: str, word: str) -> bool:
-    """"DJI 플라이", "UAV포캐스트": the word before (`before`, read as `named`) is the first word
-    of a device label, and this one says the rest of it in Hangul: the same app, named once."""
-    parts = named.app.label.split()
-    if len(parts) < 2 or normalise(parts[0]) != normalise(before):
-        return False
-    return says_nearly(word, " ".join(parts[1:]))
+def rest_of_label(
+    before: tuple[str, AppMatch | Unresolved], word: str, installed: InstalledIndex
+) -> AppMatch | None:
+    """"DJI 플라이", "UAV포캐스트", "구글 문서": the word before (`before`: its text and how it was
+    read) is the first word of a device label, typed or as the table knows it (구글: Google), and
+    this one says the rest of it: one app named in two words."""
+    text, read = before
+    known = read.app.label if isinstance(read, AppMatch) else read.known_as
+    firsts = {normalise(text), *([normalise(known)] if known else [])}
+    found = {
+        a for a in installed.apps
+        if len(parts := a.label.split()) >= 2 and normalise(parts[0]) in firsts and (
+            normalise(" ".join(parts[1:])) == normalise(word) or says_nearly(word, " ".join(parts[1:]))
+        )
+    }
+    if len(found) != 1:
+        return None
+    return AppMatch(word=f"{text} {word}", app=found.pop(), score=1.0, method="part")

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from notillm_local.domain import AppMatch, AppRef
+from notillm_local.lexicon import normalise
 from notillm_local.stages.apps import Unresolved
+from notillm_local.stages.words import peel
 
 SpanKind = Literal[
     "app", "keyword", "intent", "exclusion", "all", "context", "filler", "question", "unread"
@@ -76,3 +78,20 @@ class SlotReading:
             if m.app not in out:
                 out.append(m.app)
         return out
+
+    def context_words(self, prompt: str) -> frozenset[str]:
+        """What code read as context (a reason or remark clause), never a keyword: each such word
+        as typed and peeled, and each run of context and filler typed with no space between
+        ("사우나들어감알림싹다": a statement and "알림 싹다"), which a model may copy whole."""
+        words = {normalise(f) for s in self.spans if s.kind == "context"
+                 for f in peel(prompt[s.start : s.end])}
+        run: list[ReadSpan] = []
+        for span in [*sorted(self.spans, key=lambda s: s.start), None]:
+            if span and span.kind in ("context", "filler") and (not run or span.start == run[-1].end):
+                run.append(span)
+                continue
+            if len(run) > 1 and any(s.kind == "context" for s in run):
+                words.add(normalise(prompt[run[0].start : run[-1].end]))
+            run = [span] if span and span.kind in ("context", "filler") else []
+        return frozenset(words)
+

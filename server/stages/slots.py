@@ -28,16 +28,20 @@ from notillm_local.stages.clauses import (
     has_intent_cue,
     joins_commands,
     mute_cue,
-    negates_cue,
     opening_statement_end,
     remark_start,
-    tails,
     words_after,
 )
-from notillm_local.stages.conflicts import contrasts_with, named_twice, one_app_both_ways
+from notillm_local.stages.conflicts import (
+    contrasts_with,
+    named_twice,
+    one_app_both_ways,
+    verbs_split_apps,
+)
 from notillm_local.stages.draft import Draft
 from notillm_local.stages.exclusions import kept_by_verb, kept_out_at
 from notillm_local.stages.glued import rest_of_label, split_glued, split_heard
+from notillm_local.stages.keywords import read_frames, read_quoted
 from notillm_local.stages.positions import (
     CONJUNCTIONS,
     after_app,
@@ -51,6 +55,7 @@ from notillm_local.stages.positions import (
 )
 from notillm_local.stages.reading import ReadSpan, SlotReading
 from notillm_local.stages.spacing import Respacer
+from notillm_local.stages.verbs import read_intent
 from notillm_local.stages.words import (
     TIME_GAP,
     Word,
@@ -66,12 +71,7 @@ from notillm_local.stages.words import (
 )
 
 _COUNT = re.compile(r"[0-9]+|(?:[0-9]+|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*개")
-# "'시험' 들어간 거 빼고": an exception marker right after a keyword frame.
-_EXCEPT_AFTER_FRAME = re.compile(
-    r"\s*(?:거|것|건|게|애들?|알림|메시지|메세지)?\s*(?:은|는|만|들)?\s*(?:빼고|빼구|말고|제외하고|외에)"
-)
 
-_QUOTE_CHARS = frozenset("'\"‘’“”「」『』`")
 
 class RuleSlotReader:
     """Deterministic slot reading over the text left after time spans are removed."""
@@ -105,12 +105,14 @@ class RuleSlotReader:
         """Read `text` (time spans blanked); `original` is the same text before blanking."""
         original = text if original is None else original
         d = Draft(MappedText.identity(text))
-        text = self._read_quoted(text, original, d)
+        text = read_quoted(text, original, d)
         text = d.blank_laughter(text)
         english = lexicon.read_english(text)
-        spaced = self._respacer.respace(english.text, _spacing_names(installed))
+        spaced = self._respacer.respace(
+            english.text, (*_spacing_names(installed), *self._misspelt_names(english.text, installed))
+        )
         d.text = spaced.through(english)
-        rest = self._read_frames(spaced.text, d)
+        rest = read_frames(self._mapper, spaced.text, d)
         self._read_context(spaced.text, d)
         clause_end = context_end(rest)
         remark_at = remark_start(rest)
@@ -121,20 +123,25 @@ class RuleSlotReader:
             lexicon.pattern("markers", "all").search(main)
             or lexicon.pattern("markers", "whole_phone").search(main)  # "폰 좀 조용하게"
         )
-        self._read_intent(main, d)
+        read_intent(main, d)
         self._read_targets(rest, clause_end, installed, d, remark_at=remark_at)
         if d.kept_by_verb:
             # "카톡은 켜 두고 인스타만 꺼": 켜 두고 kept 카톡 out; the command's verb is the other one.
             d.unsure.discard("intent")
             d.both_ways = False
-            self._read_intent(lexicon.pattern("markers", "kept_by_verb.phrase").sub(
+            read_intent(lexicon.pattern("markers", "kept_by_verb.phrase").sub(
                 lambda m: " " * len(m.group(0)), main), d)
+        split = verbs_split_apps(words(rest), d.apps, d.cue_spans, main) if d.both_ways else None
+        if split:
+            d.mute, keep = split  # "인스타는 끄고 유튜브는 켜 둬": Instagram muted, YouTube left on
+            d.apps, d.both_ways = [(k, m) for k, m in d.apps if k in keep], False
+            d.unsure.discard("intent")
         apps = [m.app for _, m in d.apps]
         if d.kept_by_verb and {m.app for _, m in d.kept if isinstance(m, AppMatch)} & set(apps):
             d.contradicts = True  # "슬랙 알림 켜 두고 슬랙 알림 꺼": one app kept on and muted
         if set(d.reason_apps) & set(apps) and contrasts_with(rest[:clause_end], d.mute):
             d.contradicts = True  # "슬랙 무음인데 슬랙은 울리게 해줘"
-        if (d.both_ways or (d.cues[0] and d.cues[1])) and (
+        if not split and (d.both_ways or (d.cues[0] and d.cues[1])) and (
             named_twice(main, apps, d.cue_spans)
             or one_app_both_ways(
                 main, apps, d.cue_spans,
@@ -149,49 +156,16 @@ class RuleSlotReader:
             d.unsure.add("target")
         return d.done()
 
-    # -- keywords -------------------------------------------------------------------------
-    @staticmethod
-    def _read_quoted(text: str, original: str, d: Draft) -> str:
-        """Quoted words are keywords as the user wrote them, time words inside included."""
-
-        def take(m: re.Match[str]) -> str:
-            word = original[m.start(1) : m.end(1)].strip()
-            if word and normalise(word) not in _frame_words() and word not in d.content:
-                d.content.append(word)
-                d.quoted.append(word)
-                d.spans.append(ReadSpan(m.start(), m.end(), "keyword", word))
-            # Keep "들어간 거 빼고" after the quote readable: only the quote itself is blanked.
-            return "'" + " " * (m.end() - m.start() - 2) + "'"
-
-        return lexicon.pattern("reading", "quoted").sub(take, text)
-
-    def _read_frames(self, text: str, d: Draft) -> str:
-        for key in ("named_word", "contains"):
-            for m in list(lexicon.pattern("reading", key).finditer(text)):
-                raw = m.group(1)
-                word = strip_suffixes(raw)
-                if not normalise(word) and raw.strip() in _QUOTE_CHARS:
-                    # The frame of a quoted keyword ("'마감'이라는 말 들어간"): already read.
-                    if d.content and _EXCEPT_AFTER_FRAME.match(text, m.end()):
-                        d.excepts_content = True  # "'시험' 들어간 거 빼고"
-                    d.mark(m.end(1), m.end(), "filler")
-                    # A mark, not spaces: the frame still stands between the keyword and
-                    # what precedes it ("에타에서 '시험' 들어간 거 빼고" keeps 에타 out of 빼고).
-                    text = text[: m.end(1)] + "·" * (m.end() - m.end(1)) + text[m.end() :]
-                    continue
-                if not normalise(word) or is_filler(word) or normalise(word) in _frame_words():
-                    continue
-                if raw.strip() in suffix_set() or self._mapper.is_app_word(word):
-                    continue  # "카톡 관련 알림" names the app, not a keyword
-                if word not in d.content:
-                    d.content.append(word)
-                d.mark(m.start(1), m.end(1), "keyword", word)
-                d.mark(m.end(1), m.end(), "filler")
-                if _EXCEPT_AFTER_FRAME.match(text, m.end()):
-                    d.excepts_content = True
-                # Blank the whole frame, so "이라고 적힌" leaves nothing for the next frame.
-                text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
-        return text
+    def _misspelt_names(self, text: str, installed: InstalledIndex) -> list[str]:
+        """Words typed as one that misspell one app's name and hold none ("배달의밍족"): the
+        respacer keeps them whole, as it keeps a name, rather than split off a word it knows."""
+        nouns = lexicon.pattern("markers", "notification_nouns", anchored="$")
+        return [
+            f for token in text.split() for f in peel(nouns.sub("", token) or token)[:1]
+            if len(f) >= 4 and not self._mapper.is_app_word(f)
+            and not self._mapper.apps_inside(f, installed)
+            and self._mapper.misspelling_of(f, installed) is not None
+        ]
 
     # -- activity / location ----------------------------------------------------------------
     @staticmethod
@@ -201,49 +175,6 @@ class RuleSlotReader:
                 if lexicon.pattern("context", f"{section}.{name}").search(text):
                     setattr(d, section, name)
                     break
-
-    # -- intent -----------------------------------------------------------------------------
-    @staticmethod
-    def _read_intent(text: str, d: Draft) -> None:
-        # "놔두고", "남겨두고" mark apps kept out of the rule, not a verb of the rule itself.
-        keep = lexicon.pattern("markers", "keep")
-        ws = words(text)
-        for i, w in enumerate(ws):
-            # "켜 해두고", "꺼두고": a verb left as it is (두다), not "X 두고" keeping X out.
-            if any(keep.fullmatch(f) and not w.text[: len(w.text) - len(f)].endswith(("해", "켜", "꺼"))
-                   for f in tails(w.text)):
-                text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
-            elif i + 1 < len(ws) and keep.fullmatch(f"{w.text} {ws[i + 1].text}"):
-                # A keep marker of two words ("켜둔 채로", "예외로 두고") is no verb of the rule.
-                end = ws[i + 1].end
-                text = text[: w.start] + " " * (end - w.start) + text[end:]
-        d.cue_spans = [
-            (m.start(), m.end())
-            for rx in (mute_cue(), lexicon.pattern("intent", "allow"))
-            for m in rx.finditer(text)
-        ]
-        muted = bool(mute_cue().search(text))
-        # Blank the mute cues before looking for allow cues: "받지마" must not read as "받",
-        # nor "안 받을래" as "받을래"; a mark, not a space, so "알림 꺼 줘" is no "알림 줘".
-        unmuted = mute_cue().sub(lambda m: "#" * len(m.group(0)), text)
-        allowed = allow_cue_in(unmuted)
-        d.cues = (muted, allowed)
-        negated = negates_cue(text)
-        if muted and not allowed and not negated:
-            d.mute = True
-        elif allowed and not muted and not negated:
-            d.mute = False
-        elif muted and allowed:
-            # "카톡은 받고 나머지는 꺼줘": the kept part is what gets through.
-            if lexicon.pattern("intent", "kept_part").search(text) and lexicon.pattern(
-                "markers", "all"
-            ).search(text):
-                d.mute = False
-            else:
-                d.unsure.add("intent")
-                d.both_ways = True
-        else:
-            d.unsure.add("intent")
 
     # -- targets ----------------------------------------------------------------------------
     def _read_targets(
@@ -387,6 +318,10 @@ class RuleSlotReader:
         if any(is_filler(f) for f in peel(raw)) or raw in suffix_set() or not key:
             d.mark(w.start, w.end, "filler")
             return
+        read: list[tuple[int, AppMatch | Unresolved]] = [*d.apps, *d.unresolved]
+        named = [(ws[k].text, m) for k, m in read if k == i - 1]
+        if named and (whole := rest_of_label(named[0], word, installed)):
+            return d.read_again(ws, i - 1, whole)  # "구글 문서": one label, "구글" its first word
         nxt = next((x.text for x in ws[i + 1 :] if x.text), "")
         if key == "수" and nxt.startswith(("있", "없")):
             d.mark(w.start, w.end, "filler")  # "꺼주실 수 있나요": can you, not a word of the rule
@@ -464,9 +399,6 @@ class RuleSlotReader:
             d.apps += [(i, m) for m in glued if isinstance(m, AppMatch)]
             d.unresolved += [(i, m) for m in glued if isinstance(m, Unresolved)]
             return d.mark(w.start, w.end, "app", ", ".join(filter(None, map(_label_of, glued))))
-        named = next((m for k, m in d.apps if k == i - 1), None) if i else None
-        if named is not None and rest_of_label(named, ws[i - 1].text, word):
-            return d.mark(w.start, w.end, "app", named.app.label)
         res = self._mapper.resolve(word, installed)  # misspellings, embeddings
         if res is None and word != raw and raw[len(word) :] in suffix_set():
             # What looked like a particle may end the name: "아사나" is Asana, not "아사" + 나.
@@ -564,10 +496,6 @@ class RuleSlotReader:
 
 def _label_of(res: AppMatch | Unresolved) -> str | None:
     return res.app.label if isinstance(res, AppMatch) else res.known_as
-
-
-def _frame_words() -> frozenset[str]:
-    return lexicon.words("reading", "frame_words")
 
 
 def _spacing_names(installed: InstalledIndex) -> tuple[str, ...]:

@@ -118,3 +118,17 @@ def syllables_abbreviate(short: str, name: str) -> bool:
         if at < 0:
             return False
     return True
+
+
+def one_syllable_slipped(typed: str, name: str) -> bool:
+    """Whether a Hangul name of four syllables or more is typed with one syllable after the
+    first two letters (jamo) off ("카카오텃" for 카카오톡: a thumb on the wrong vowel and final).
+    The other syllables say the name; a shorter word has too few left to say it."""
+    if len(typed) != len(name) or len(name) < 4 or not (typed + name).isalpha():
+        return False
+    diff = [k for k in range(len(name)) if typed[k] != name[k]]
+    return (
+        len(diff) == 1 and diff[0] > 0 and all("가" <= c <= "힣" for c in typed + name)
+        and jamo_distance(typed[diff[0]], name[diff[0]]) <= 2
+    )
+

@@ -148,6 +148,8 @@ def ends_reason_clause(raw: str, following: str = "") -> bool:
     if raw.endswith(purpose) and len(raw) > len(purpose):
         # "운동하러 가요" is a clause; "램블러 알림" names an app whatever its last syllable.
         return bool(lexicon.pattern("context", "reason_end.purpose_motion.motion").search(following))
+    if _names_before_only(raw):
+        return False
     if lexicon.pattern("context", "reason_end.endings", anchored="$").search(raw):
         return not (
             lexicon.pattern("context", "reason_end.insisted", anchored="$").search(raw)
@@ -161,6 +163,14 @@ def ends_reason_clause(raw: str, following: str = "") -> bool:
         and not raw.endswith(lexicon.raw_words("context", "purpose_end.not_after"))
         and not says_intent_verb(raw)
     )
+
+
+def _names_before_only(raw: str) -> bool:
+    """"힌지만", "챌린지만": a name ending in ㄴ+지 and 만 ("only"), not "-지만" (but). No verb
+    stem of a "-지만" clause ends in a lone ㄴ ("좋지만", "했지만", "비싸지만")."""
+    if not raw.endswith("지만") or len(raw) < 3 or not "가" <= raw[-3] <= "힣":
+        return False
+    return (ord(raw[-3]) - 0xAC00) % 28 == 4  # the syllable's final is ㄴ
 
 
 def says_intent_verb(raw: str) -> bool:

@@ -31,13 +31,19 @@ def _native_value(word: str) -> int | None:
     return _NATIVE_UNITS.get(word)
 
 
+_SINO_POWERS = {"십": 10, "백": 100, "천": 1000}
+
+
 def _sino_value(word: str) -> int | None:
     total, current = 0, 0
     for ch in word:
         if ch in _SINO:
             current = _SINO[ch]
-        elif ch in ("십", "백"):
-            total += (current or 1) * (10 if ch == "십" else 100)
+        elif ch in _SINO_POWERS:
+            total += (current or 1) * _SINO_POWERS[ch]
+            current = 0
+        elif ch == "만":
+            total = (total + current or 1) * 10000
             current = 0
         else:
             return None

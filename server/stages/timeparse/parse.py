@@ -33,7 +33,7 @@ from notillm_local.stages.timeparse.results import (
     TimeSpan,
     _Fail,
 )
-from notillm_local.stages.timeparse.unread import _unread
+from notillm_local.stages.timeparse.unread import _said_about_now, _unread
 
 # The package's logger, named as it was when the parser was one module.
 logger = logging.getLogger(__name__.rpartition(".")[0])
@@ -122,6 +122,8 @@ def parse_time(text: str, now: datetime, lone_time_ends: bool = False) -> TimeRe
             # year (or last week) is in the past.
             raise _Fail(TimeOutcome.INVALID_TIME, "a time in the past")
         tokens = _drop_remarks(scan, _drop_past(scan, tokens))
+        tokens, left = _said_about_now(scan, tokens, [(u.start, u.end) for u in unread])
+        unread = tuple(u for u in unread if (u.start, u.end) in left)
         if not tokens and not unread:
             return TimeResult(TimeOutcome.NO_TIME, None, None, spans, "only a past day named")
         if unread:

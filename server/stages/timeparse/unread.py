@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from notillm_local.stages.timeparse.model import _Token
+from notillm_local.stages.timeparse.model import _Role, _Token
 from notillm_local.stages.timeparse.vocabulary import (
     _EN,
     _HOLIDAYS,
     _ORD_RE,
+    _REMARK_AFTER,
     _SINO_MULTI_RE,
     _en_alt,
 )
@@ -86,3 +87,36 @@ def _unread(scan: str, tokens: Sequence[_Token]) -> list[tuple[int, int]]:
             if free(*other.span()):
                 found.append(other.span())
     return sorted(set(found))
+
+
+# A remark closes with 이네/인데… or a break in the message ("올해 마지막 밤.. 늦잠 잘 거니까 …").
+_REMARK_BREAK = re.compile(r"\s*(?:\.{2,}|…+|~+|!+|ㅠ+|ㅜ+)")
+
+
+def _said_about_now(
+    scan: str, tokens: list[_Token], unread: Sequence[tuple[int, int]]
+) -> tuple[list[_Token], list[tuple[int, int]]]:
+    """"2월 마지막 날이네, …", "올해 마지막 밤.. …": a day the parser cannot read, said about now
+    (a remark closed by 이네/인데 or a break), is no part of the rule's time. It and the plain
+    time words right beside it ("2월", "밤") are dropped; the rest of the message says the time.
+    Returns the tokens and the unread spans left."""
+    by_start = sorted(tokens, key=lambda t: t.start)
+    dropped: set[int] = set()
+    kept: list[tuple[int, int]] = []
+    for a, b in unread:
+        beside, end = [], b
+        for t in by_start:  # the plain time words right after it ("마지막 밤")
+            if t.start >= end and not scan[end : t.start].strip() and t.role is _Role.AT and not t.mark:
+                beside.append(t)
+                end = t.end
+        if not (_REMARK_AFTER.match(scan, end) or _REMARK_BREAK.match(scan, end)):
+            kept.append((a, b))
+            continue
+        start = a
+        for t in reversed(by_start):  # …and right before it ("2월 마지막 날")
+            if t.end <= start and not scan[t.end : start].strip() and t.role is _Role.AT and not t.mark:
+                beside.append(t)
+                start = t.start
+        dropped |= {id(t) for t in beside}
+    return [t for t in tokens if id(t) not in dropped], kept
+

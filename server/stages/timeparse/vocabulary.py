@@ -71,13 +71,18 @@ _NATIVE_RE = (
     r"(?:(?:열|스물|스무|서른|마흔|쉰)\s?(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?"
     r"|한|두|세|네|다섯|여섯|일곱|여덟|아홉|(?<![가-힣])[석넉](?=\s?달))"
 )
-_SINO_MULTI_RE = (
+_SINO_TENS_RE = (
     r"(?:[이삼사오육칠팔구]?백(?:[이삼사오육칠팔구]?십)?[일이삼사오육칠팔구]?"
     r"|[이삼사오육칠팔구]?십[일이삼사오육칠팔구]?)"
 )
+# 천 and 만 only start a word: a glued 만 is the particle "only" ("카톡만").
+_SINO_MULTI_RE = (
+    r"(?:(?<![가-힣])(?:[이삼사오육칠팔구]?만(?:\s?[이삼사오육칠팔구]?천)?|[이삼사오육칠팔구]?천)"
+    rf"(?:\s?{_SINO_TENS_RE}|[일이삼사오육칠팔구])?|{_SINO_TENS_RE})"
+)
 # 일/이/구 alone are words ("이 분" = this person, "구분" = a distinction).
 _SINO_ONE_RE = r"[삼사오육칠팔]"
-_NUM_RE = rf"(?:\d{{1,4}}(?:\.\d+)?|{_SINO_MULTI_RE}|{_NATIVE_RE}|{_SINO_ONE_RE})"
+_NUM_RE = rf"(?:\d{{1,6}}(?:\.\d+)?|{_SINO_MULTI_RE}|{_NATIVE_RE}|{_SINO_ONE_RE})"
 # Korean units, minus the words they start that are no time ("2분기", "초등", "시간표",
 # "10달러"). Kept short: in text typed without spaces an app name may follow a length
 # ("3시간당근", "30분배민"), so only syllables no app name here starts with are excluded.
