@@ -366,7 +366,19 @@ class AppMapper:
         if self._embedder is None:
             return []
         lead = self._embedder.leader(word, installed.apps, _PLAUSIBLE_MARGIN)
-        return [] if lead is None else [lead]
+        if lead is None or not self._shares_letters(word, lead, installed):
+            return []
+        return [lead]
+
+    def _shares_letters(self, word: str, app: AppRef, installed: InstalledIndex) -> bool:
+        """A Hangul word names an app with Hangul names only if it shares two syllables with one
+        ("페메": 페이스북 메신저): "삼쩜삼" shares one with 삼성 인터넷, close in meaning to the
+        embeddings, and is another app. Words in the other script are left to the embeddings."""
+        key = normalise(word)
+        names = [n for n in self.names_of(app, installed) if re.fullmatch(r"[가-힣]+", n)]
+        if not names or not re.fullmatch(r"[가-힣]+", key):
+            return True
+        return any(len(set(key) & set(n)) >= min(2, len(key)) for n in names)
 
     def is_app_word(self, word: str) -> bool:
         """Whether the table knows this word as some app, installed or not."""

@@ -7,6 +7,7 @@ replacement markers). The order below is the order of certainty.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -90,8 +91,18 @@ def replaces(text: str) -> bool:
     )
 
 
+def ends_in_cancel(text: str) -> bool:
+    """The turn's last word cancels ("…직접 껐어 취소", "…로그아웃했으니까 이제 됐어")."""
+    word = lexicon.pattern("markers", "cancel_word").pattern
+    return bool(re.search(rf"(?:{word})[가-힣]{{0,2}}[\s.!~ㅋㅎㅠㅜ]*$", text))
+
+
 def decide(text: str, turn: TurnSignals) -> PendingAction:
     if is_cancel(text) and not turn.has_time and not turn.has_target:
+        return PendingAction.CANCEL
+    if not turn.has_intent_cue and ends_in_cancel(text):
+        # A statement and then the cancel word, no verb of a command: the words before it say
+        # why ("인스타 로그아웃해버렸으니까 이제 됐어"), they name no new value.
         return PendingAction.CANCEL
     if not (turn.has_time or turn.has_target or turn.has_intent_cue):
         return PendingAction.UNRESOLVED
@@ -170,7 +181,10 @@ def adds_to(turn: Turn) -> bool:
         after = turn.text[span.end :].split(maxsplit=1)
         nxt = after[0] if after else ""
         # "디스코드 알림도 추가": the particle may end the notification noun after the app.
-        if additive.search(turn.text[span.start : span.end]) or (
+        # "넷플 더": one more app, 더 right after it ("한 번 더 생각해볼게" adds nothing, nor does
+        # "카톡 더 이상 안 받을래").
+        more = nxt == "더" and not (after[1:] and after[1].startswith("이상"))
+        if additive.search(turn.text[span.start : span.end]) or more or (
             additive.search(nxt) and is_notification_noun(additive.sub("", nxt))
         ):
             return True

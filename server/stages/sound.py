@@ -91,15 +91,16 @@ def hangul_skeleton(word: str) -> str:
 
 # Cached: a device's labels are compared again with every word of every request.
 @lru_cache(maxsize=4096)
-def latin_skeleton(word: str, soft_g: bool = False) -> str:
+def latin_skeleton(word: str, other: bool = False) -> str:
     """The consonant classes of a Latin name as Korean would write them ("Airbnb" → "BNB").
 
-    ".com" is said "dot com"; an "r" with no vowel after it is silent (non-rhotic, as Korean
-    loanwords write English), an "h" after a consonant or before none is silent (between
+    ".com" is said "dot com"; an "r" with no vowel after it, or only a last silent e, is silent
+    (non-rhotic, as Korean loanwords write English), an "h" after a consonant or before none is silent (between
     vowels it is ㅎ), "gh" before t or at the end is silent, "c" before e/i/y is S, "th"
     between vowels is T ("weather"), "l" in "alk", "alm", "olk" is silent, "-ture" is S
-    ("picture": 픽처), and the t of "tch" is silent ("kitchen": 키친). ``soft_g``: a g before
-    e, i or y is ㅈ ("Gemini": 제미나이), as it is in some names and not in others ("Gift").
+    ("picture": 픽처), and the t of "tch" is silent ("kitchen": 키친). ``other``: the other
+    reading of letters said two ways — a g before e, i or y as ㅈ ("Gemini": 제미나이, not
+    "Gift"), a th as ㄷ ("theScore": 더스코어, not "Think").
     """
     text = word.lower().replace(".com", " dot com").replace("&", " and ")
     out: list[str] = []
@@ -128,7 +129,11 @@ def latin_skeleton(word: str, soft_g: bool = False) -> str:
                 continue
             if two == "ng" and part[i + 2 : i + 3] in _VOWELS:  # "Duolingo": 듀오링고
                 # "Hinge": 힌지 — with a soft g, n and ㅈ
-                out.append("NS" if soft_g and part[i + 2] in "eiy" else "GK")
+                out.append("NS" if other and part[i + 2] in "eiy" else "GK")
+                i += 2
+                continue
+            if two == "th" and other:  # "the": 더
+                out.append("T")
                 i += 2
                 continue
             rep = next((r for d, r in _LATIN_DIGRAPHS if two == d), None)
@@ -140,13 +145,13 @@ def latin_skeleton(word: str, soft_g: bool = False) -> str:
             nxt = part[i + 1] if i + 1 < len(part) else ""
             if c in _VOWELS or c == "w":
                 pass
-            elif c == "r" and nxt not in _VOWELS:
-                pass
+            elif c == "r" and (nxt not in _VOWELS or part[i + 1 :] == "e"):
+                pass  # "Score": 스코어, "Firefox": 파이어폭스; an r before a last silent e too
             elif c == "l" and i > 0 and part[i - 1] in "ao" and nxt in ("k", "m", "f"):
                 pass  # "Walk": 워크, "Calm": 캄; an l before k, m or f after a or o is not said
             elif c == "h" and (nxt not in _VOWELS or (i > 0 and part[i - 1] not in _VOWELS)):
                 pass  # "John": silent after a consonant or before one; "Behance": 비핸스
-            elif (c == "c" or (c == "g" and soft_g)) and nxt in ("e", "i", "y"):
+            elif (c == "c" or (c == "g" and other)) and nxt in ("e", "i", "y"):
                 out.append("S")
             else:
                 out.append(_LATIN.get(c, ""))
@@ -241,7 +246,7 @@ def sound_distance(a: str, b: str) -> int | None:
     if sa != sb and sb.endswith("S") and re.search(r"[^aeious]s$", b.lower()):
         # A plural s is often left unsaid ("타이드차트": Tide Charts).
         sb = latin_skeleton(b[:-1])
-    if sa != sb and latin_skeleton(b, soft_g=True) == sa:
+    if sa != sb and latin_skeleton(b, other=True) == sa:
         sb = sa
     if not sa or not sb or not _first_vowels_agree(a, b):
         return None
