@@ -42,6 +42,7 @@ from notillm_local.errors import (
 from notillm_local.stages import pending
 from notillm_local.stages.apps import InstalledIndex, jamo_distance
 from notillm_local.stages.extract import SlotExtractor
+from notillm_local.stages.reading import ReadSpan
 from notillm_local.stages.timeparse import (
     TimeAxis,
     TimeOutcome,
@@ -177,11 +178,13 @@ class Pipeline:
     # -- stages ---------------------------------------------------------------------------
     def _read(
         self, text: str, now: datetime, installed: InstalledIndex, run: _Request, turn: str,
-        lone_time_ends: bool = False,
+        lone_time_ends: bool = False, opener: int = 0,
     ) -> Turn:
-        """Code's reading of one turn: time first, then the slots outside the time spans."""
+        """Code's reading of one turn: time first, then the slots outside the time spans.
+        `opener`: the length of an opening that puts the earlier command aside, context."""
+        seen = " " * opener + text[opener:]
         with run.stage(f"time:{turn}"):
-            time_text = _fix_time_typos(self._without_app_names(text))
+            time_text = _fix_time_typos(self._without_app_names(seen))
             tr = parse_time(time_text, now, lone_time_ends)
             cut = self._apps_cut_by(time_text, (*tr.spans, *tr.unread), installed)
             cut = self._misspelt_apps_cut_by(cut, tr.spans, installed)
@@ -189,7 +192,9 @@ class Pipeline:
                 # A time span ended inside an app's name ("2시간 에브리타임": "에" is no marker).
                 tr = parse_time(cut, now, lone_time_ends)
         with run.stage(f"slots:{turn}"):
-            reading = self._extractor.read(text, _time_spans(tr), installed)
+            reading = self._extractor.read(seen, _time_spans(tr), installed)
+        if opener:
+            reading = replace(reading, spans=(ReadSpan(0, opener, "context"), *reading.spans))
         read = Turn(text=text, time=tr, slots=reading)
         run.turns.append((turn, read))
         return read
@@ -305,17 +310,23 @@ class Pipeline:
         now = req.currentTime
         original = req.pendingOriginal or ""
         # Cheap signals first: both turns are read by code alone to pick the action.
-        turn = self._read(req.prompt, now, installed, run, "prompt")
+        # "아 잠깐 그 전에 …": an opener that puts the earlier command aside is context, and the
+        # rest is read (and judged) on its own.
+        opener = pending.set_aside_end(req.prompt)
+        prompt = " " * opener + req.prompt[opener:]
+        turn = self._read(req.prompt, now, installed, run, "prompt", opener=opener)
         first = self._read(original, now, installed, run, "pendingOriginal")
         if _lone_clock(turn) and (
-            first.time.outcome is TimeOutcome.NO_TIME or pending.replaces(req.prompt)
+            first.time.outcome is TimeOutcome.NO_TIME or pending.replaces(prompt)
         ):
             # The answer to "until when?" ("내일 아침 9시", "tomorrow 9am") is the end, and so is
             # a clock that replaces the earlier one ("아니 8시로 늦춰줘").
             run.turns = [(name, read) for name, read in run.turns if read is not turn]
-            turn = self._read(req.prompt, now, installed, run, "prompt", lone_time_ends=True)
+            turn = self._read(
+                req.prompt, now, installed, run, "prompt", lone_time_ends=True, opener=opener
+            )
         signals = pending.TurnSignals.of(turn, first)
-        action = pending.decide(req.prompt, signals)
+        action = pending.decide(prompt, signals)
         calls = 0
         if self._pending_model is not None and pending.is_unsure(req.prompt, signals):
             with run.stage("model:pending"):
@@ -341,8 +352,8 @@ class Pipeline:
             turn = replace(self._with_model(turn, installed, run), llm_calls=calls)
             return self._rule(turn, now, pend, action, run)
         if action is PendingAction.UPDATE:
-            focus = pending.update_focus(req.prompt)
-            if focus != req.prompt and focus.strip():
+            focus = pending.update_focus(prompt)
+            if focus != prompt and focus.strip():
                 whole = turn
                 # "5시 말고 7시로 미뤄줘": the new value is what follows the marker, and a clock
                 # alone there is the new end, as in an answer to "until when?".

@@ -289,3 +289,40 @@ def test_labels_said_with_a_voiced_th_and_a_silent_r(service) -> None:
     assert r.ok and r.targetFixed is not None, r.message
     assert r.targetFixed.name == ["Bleacher Report", "theScore"]
     assert sound_distance("스토어", "Store") == 0 and sound_distance("씽크", "Think") == 0
+
+
+# ------------------------------------ older sets' last misses: follow-ups that set a command aside
+
+
+@pytest.mark.parametrize(
+    ("original", "text", "app", "mute"),
+    [("멜론 빼고 다 꺼줘", "아 잠깐 그 전에 유튜브 알림 한 시간만 꺼 줘", "YouTube", True),
+     ("슬랙 알림 꺼줘요", "순서바꿔서이거먼저:밤10시까지카톡빼고다꺼", "카카오톡", False),
+     ("줌 알림 좀 꺼둘래", "그건 나중에 보고 일단 틱톡 알림 20분만 꺼줘", "TikTok", True)],
+)
+def test_an_opener_before_a_command_of_its_own(service, original, text, app, mute) -> None:
+    """"그 전에" had been read as a past time (invalid_time), "순서바꿔서" as a change of the
+    earlier command, "나중에 보고" as words to ask about: the opener is context."""
+    r = _ask(service, text, pending=True, pendingOriginal=original)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.pendingAction == "NEW_REQUEST" and r.targetFixed.name == [app]
+    assert r.targetFixed.mute is mute
+
+
+@pytest.mark.parametrize(
+    ("original", "text", "pending_action"),
+    [("멜론 알림 꺼줘", "멜론 빼고 다 꺼 2시간", "UPDATE"),  # the same app, the other way round
+     ("당근 알림 차단해 줘", "지금부터 40분 동안 슬랙 말고 다 무음", "NEW_REQUEST")],
+)
+def test_an_exception_before_다_is_no_changed_value(service, original, text, pending_action) -> None:
+    """"X 빼고/말고 다 꺼": an exception inside a command, not "instead of X". The first had
+    muted 멜론 (the words before 빼고 dropped), the second asked for a time."""
+    r = _ask(service, text, pending=True, pendingOriginal=original)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.pendingAction == pending_action and not r.targetFixed.mute
+
+
+def test_a_remark_closed_by_laughter(service) -> None:
+    r = _ask(service, "마지막 밤ㅋㅋ 인스타 알림 새벽 1시까지 꺼")
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["Instagram"]

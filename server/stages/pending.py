@@ -60,6 +60,18 @@ def is_cancel(text: str) -> bool:
     return bool(lexicon.pattern("markers", "cancel").search(text))
 
 
+def set_aside_end(text: str) -> int:
+    """Where the openers that put the earlier command aside end (`markers.set_aside_opener`:
+    "아 잠깐 그 전에", "순서바꿔서이것부터:", "그건 나중에 보고,"), or 0."""
+    opener = lexicon.pattern("markers", "set_aside_opener.words")
+    at = end = len(text) - len(text.lstrip())
+    while (m := opener.match(text, at)) is not None and m.end() > at:
+        at = end = m.end()
+        while at < len(text) and (text[at].isspace() or text[at] in ":,.!~"):
+            at += 1
+    return at if end else 0
+
+
 def defers(text: str) -> bool:
     return bool(lexicon.pattern("markers", "defers.words").search(text))
 
@@ -70,9 +82,20 @@ def asks_back(text: str) -> bool:
 
 
 def update_focus(text: str) -> str:
-    """For "아니 카톡 말고 슬랙으로", the words that carry the new value ("슬랙으로")."""
-    marks = list(lexicon.pattern("markers", "after_replace").finditer(text))
+    """For "아니 카톡 말고 슬랙으로", the words that carry the new value ("슬랙으로"). An
+    exception inside a command of its own ("유튜브 빼고 다 꺼") carries no new value alone."""
+    marks = [
+        m for m in lexicon.pattern("markers", "after_replace").finditer(text)
+        if not _exception_before_all(text, m)
+    ]
     return text[marks[-1].end() :].lstrip() if marks else text
+
+
+def _exception_before_all(text: str, m: re.Match[str]) -> bool:
+    """"문자빼고 다 막아", "카톡 말고 다 무음": an exception inside a command of its own, not a
+    changed value."""
+    every = lexicon.pattern("markers", "all_opening", anchored="^")
+    return m.group(0).startswith(("빼", "제외", "말고")) and bool(every.search(text[m.end() :].lstrip()))
 
 
 def replaces(text: str) -> bool:
@@ -82,11 +105,8 @@ def replaces(text: str) -> bool:
     before a command of its own, not a change of one of its values.
     """
     opener = lexicon.pattern("markers", "set_aside", anchored="$")
-    every = lexicon.pattern("markers", "all_opening", anchored="^")
     return any(
-        not opener.search(text[: m.start()].rstrip())
-        # "문자빼고 다 막아": an exception inside a command of its own, not a changed value.
-        and not (m.group(0).startswith(("빼", "제외")) and every.search(text[m.end() :].lstrip()))
+        not opener.search(text[: m.start()].rstrip()) and not _exception_before_all(text, m)
         for m in lexicon.pattern("markers", "replace").finditer(text)
     )
 

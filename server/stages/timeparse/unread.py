@@ -90,7 +90,7 @@ def _unread(scan: str, tokens: Sequence[_Token]) -> list[tuple[int, int]]:
 
 
 # A remark closes with 이네/인데… or a break in the message ("올해 마지막 밤.. 늦잠 잘 거니까 …").
-_REMARK_BREAK = re.compile(r"\s*(?:\.{2,}|…+|~+|!+|ㅠ+|ㅜ+)")
+_REMARK_BREAK = re.compile(r"\s*(?:\.{2,}|…+|~+|!+|ㅠ+|ㅜ+|ㅋ+|ㅎ+)")
 
 
 def _said_about_now(
