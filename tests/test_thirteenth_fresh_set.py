@@ -326,3 +326,47 @@ def test_a_remark_closed_by_laughter(service) -> None:
     r = _ask(service, "마지막 밤ㅋㅋ 인스타 알림 새벽 1시까지 꺼")
     assert r.ok and r.targetFixed is not None, r.message
     assert r.targetFixed.name == ["Instagram"]
+
+
+# ------------------------------------------- natural_ab (this session's second development set)
+
+
+def test_an_opener_that_settles_the_earlier_command_otherwise(service) -> None:
+    """"그건 세일로 정하고 …": the opener's noun (a topic word) had become a keyword of the rule."""
+    r = _ask(service, "그건 세일로 정하고 일단 멜론만 받고 나머지 다 꺼 30분",
+             pending=True, pendingOriginal="당근 알림 꺼줘라")
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.pendingAction == "NEW_REQUEST" and r.targetFixed.content == []
+    assert r.targetFixed.name == ["멜론"]
+
+
+def test_a_cancel_that_opens_the_turn_then_a_reason(service) -> None:
+    r = _ask(service, "그냥 놔둬 오늘 당직이라 알림 봐야 돼",
+             pending=True, pendingOriginal="카톡 알림 조용히 시켜줘")
+    assert r.pendingAction == "CANCEL" and r.failReason == "cancelled", r.message
+
+
+def test_a_label_whose_latin_first_word_is_typed_and_the_rest_said(service) -> None:
+    """"GS샵": GS typed, SHOP said (샵), one syllable once the first word named the label."""
+    shop = device(("GS SHOP", "gsshop.mobile.v2"), ("쿠팡", "com.coupang.mobile"))
+    r = _ask(service, "GS샵이랑 쿠팡 알림 밤 9시까지 꺼", shop)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["GS SHOP", "쿠팡"]
+
+
+def test_laundry_is_no_desire_ending(service) -> None:
+    """"빨래" ends in 래 like "쉴래": as a statement's end it cut the opening short."""
+    r = _ask(service, "빨래 널고 누웠어 멜론 빼고 알림 다 꺼 아침 8시까지")
+    assert r.ok and r.targetFixed is not None, r.message
+    assert not r.targetFixed.mute and r.targetFixed.name == ["멜론"]
+
+
+@pytest.mark.parametrize("text", ["인스타 알림 적당히 꺼줘", "이번 분기 후반까지 슬랙 꺼줘"])
+def test_vague_times_ask(service, text) -> None:
+    r = _ask(service, text)
+    assert not r.ok and r.failReason == "incomplete", r.message
+
+
+def test_more_english_sounds() -> None:
+    assert sound_distance("헤즈업", "Heads Up") == 0  # a last ds said ㅈ
+    assert sound_distance("랜드스케이프", "Landscapes") == 0  # a plural s after a silent e

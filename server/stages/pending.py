@@ -120,9 +120,11 @@ def ends_in_cancel(text: str) -> bool:
 def decide(text: str, turn: TurnSignals) -> PendingAction:
     if is_cancel(text) and not turn.has_time and not turn.has_target:
         return PendingAction.CANCEL
-    if not turn.has_intent_cue and ends_in_cancel(text):
+    opens = lexicon.pattern("markers", "cancel_opening.words", anchored="^").search(text.lstrip())
+    if not turn.has_intent_cue and (ends_in_cancel(text) or opens and not turn.has_target):
         # A statement and then the cancel word, no verb of a command: the words before it say
-        # why ("인스타 로그아웃해버렸으니까 이제 됐어"), they name no new value.
+        # why ("인스타 로그아웃해버렸으니까 이제 됐어"), they name no new value; so do the words
+        # after a cancel that opens the turn ("그냥 놔둬 오늘 월급날이라 알림 봐야 돼").
         return PendingAction.CANCEL
     if not (turn.has_time or turn.has_target or turn.has_intent_cue):
         return PendingAction.UNRESOLVED

@@ -320,7 +320,9 @@ class RuleSlotReader:
             return
         read: list[tuple[int, AppMatch | Unresolved]] = [*d.apps, *d.unresolved]
         named = [(ws[k].text, m) for k, m in read if k == i - 1]
-        if named and (whole := rest_of_label(named[0], word, installed)):
+        if named and (whole := next(
+            (hit for f in (word, *peel(raw)) if (hit := rest_of_label(named[0], f, installed))), None
+        )):
             return d.read_again(ws, i - 1, whole)  # "구글 문서": one label, "구글" its first word
         nxt = next((x.text for x in ws[i + 1 :] if x.text), "")
         if key == "수" and nxt.startswith(("있", "없")):

@@ -100,7 +100,8 @@ def latin_skeleton(word: str, other: bool = False) -> str:
     between vowels is T ("weather"), "l" in "alk", "alm", "olk" is silent, "-ture" is S
     ("picture": 픽처), and the t of "tch" is silent ("kitchen": 키친). ``other``: the other
     reading of letters said two ways — a g before e, i or y as ㅈ ("Gemini": 제미나이, not
-    "Gift"), a th as ㄷ ("theScore": 더스코어, not "Think").
+    "Gift"), a th as ㄷ ("theScore": 더스코어, not "Think"), a last ds or ts as ㅈ/ㅊ ("Friends":
+    프렌즈, not "Cats": 캣츠).
     """
     text = word.lower().replace(".com", " dot com").replace("&", " and ")
     out: list[str] = []
@@ -136,6 +137,10 @@ def latin_skeleton(word: str, other: bool = False) -> str:
                 out.append("T")
                 i += 2
                 continue
+            if two in ("ds", "ts") and other and i + 2 == len(part):  # "Friends": 프렌즈
+                out.append("S")
+                i += 2
+                continue
             rep = next((r for d, r in _LATIN_DIGRAPHS if two == d), None)
             if rep is not None:
                 out.append(rep)
@@ -168,7 +173,7 @@ def _collapse(skeleton: str) -> str:
 _VOWEL_FOR = {
     "ᅡ": "auoiy", "ᅢ": "ae", "ᅦ": "ae", "ᅤ": "ae", "ᅨ": "ae", "ᅥ": "uoei", "ᅩ": "oa",
     "ᅮ": "uo", "ᅲ": "uoye", "ᅵ": "iey", "ᅱ": "eiu", "ᅪ": "ao", "ᅯ": "oau", "ᅫ": "ea",
-    "ᅬ": "ea", "ᅰ": "ea", "ᅭ": "ouy", "ᅧ": "eauy", "ᅣ": "ay", "ᅴ": "ei",
+    "ᅬ": "ea", "ᅰ": "ea", "ᅭ": "ouy", "ᅧ": "eauy", "ᅣ": "ayo", "ᅴ": "ei",
 }
 # Latin vowels Hangul writes with two vowels: a long i as 아이, a long a as 에이.
 _GLIDES = {"i": ("ᅡ", "ᅵ"), "y": ("ᅡ", "ᅵ"), "a": ("ᅦ", "ᅵ")}
@@ -243,7 +248,7 @@ def sound_distance(a: str, b: str) -> int | None:
     if not (is_hangul(a) and is_latin(b)):
         return None
     sa, sb = hangul_skeleton(a), latin_skeleton(b)
-    if sa != sb and sb.endswith("S") and re.search(r"[^aeious]s$", b.lower()):
+    if sa != sb and sb.endswith("S") and re.search(r"[^aeious]s$|[^aeiou]es$", b.lower()):
         # A plural s is often left unsaid ("타이드차트": Tide Charts).
         sb = latin_skeleton(b[:-1])
     if sa != sb and latin_skeleton(b, other=True) == sa:
@@ -269,4 +274,5 @@ def says_nearly(hangul: str, latin: str) -> bool:
     if not (is_hangul(hangul) and is_latin(latin) and _first_vowels_agree(hangul, latin)):
         return False
     sa, sb = hangul_skeleton(hangul), latin_skeleton(latin)
-    return min(len(sa), len(sb)) >= 3 and Levenshtein.distance(sa, sb) <= 1
+    # "GS샵": one syllable says "SHOP" once its first word has named the label.
+    return bool(sa) and sa == sb or min(len(sa), len(sb)) >= 3 and Levenshtein.distance(sa, sb) <= 1
