@@ -370,3 +370,22 @@ def test_vague_times_ask(service, text) -> None:
 def test_more_english_sounds() -> None:
     assert sound_distance("헤즈업", "Heads Up") == 0  # a last ds said ㅈ
     assert sound_distance("랜드스케이프", "Landscapes") == 0  # a plural s after a silent e
+
+
+# --------------------------------------------------- natural_z (sealed, read after its one run)
+
+
+def test_some_hours_asks_for_the_time(service) -> None:
+    r = _ask(service, "슬랙 알림 한 몇 시간 꺼 줘")
+    assert not r.ok and r.failReason == "incomplete", r.message
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [("지금 고민 중이니까 재촉하지 마", "UNRESOLVED"),  # "don't rush me" cancels nothing
+     ("그냥 하지 마", "CANCEL"),
+     ("에이그냥하지말자", "CANCEL")],  # glued after 그냥: still a cancel
+)
+def test_하지_마_cancels_only_on_its_own(service, text, action) -> None:
+    r = _ask(service, text, pending=True, pendingOriginal="쿠팡 알림 좀 꺼줘")
+    assert r.pendingAction == action, r.message

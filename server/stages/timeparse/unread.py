@@ -37,6 +37,7 @@ _WEAK_AFTER = re.compile(rf"\s*({_WEAK_WORDS})")
 # "몇 시간 동안" (a few hours) is vague; "몇 시야?" alone is a question, not a time.
 _UNREAD_VAGUE = re.compile(
     r"몇\s*(?:시간|분|초|일|주|달|개월|년)(?=\s*(?:동안|간|만|뒤|후|안|내|이내|까지|전|이후|쯤|정도))"
+    r"|(?<![가-힣])한\s*몇\s*(?:시간|분|일|주|달|개월)"  # "한 몇 시간": some hours, no length
 )
 # Glued to a time with no blank: a number with no unit ("1시간30", "오후3까지").
 _GLUED_AFTER = re.compile(rf"\d+(?:\.\d+)?|{_SINO_MULTI_RE}")
