@@ -9,7 +9,7 @@ from notillm_local import lexicon
 from notillm_local.domain import AppMatch, AppRef
 from notillm_local.stages.clauses import allow_cue_in, mute_cue
 from notillm_local.stages.positions import only_notification_nouns
-from notillm_local.stages.words import Word, peel
+from notillm_local.stages.words import Word
 
 
 def named_twice(text: str, apps: list[AppRef], cue_spans: list[tuple[int, int]]) -> bool:
@@ -90,5 +90,5 @@ def verbs_split_apps(
     if senses[0] == senses[1] or {m.app for _, m in one} & {m.app for _, m in other}:
         return None  # one verb's sense, or one app both ways (a conflict, checked elsewhere)
     muted, let_through = (one, other) if senses[0] else (other, one)
-    only = any(f.endswith("만") for i, _ in let_through for f in peel(ws[i].text)[:1])
+    only = any(ws[i].text.endswith("만") for i, _ in let_through)
     return (False, {i for i, _ in let_through}) if only else (True, {i for i, _ in muted})
