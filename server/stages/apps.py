@@ -20,7 +20,13 @@ from notillm_local import lexicon, resources
 from notillm_local.domain import AppMatch, AppRef, AppWordMatcher
 from notillm_local.lexicon import normalise
 from notillm_local.stages.alias_table import AliasTable
-from notillm_local.stages.sound import MIN_SOUNDS, latin_skeleton, letters_spelt, sound_distance
+from notillm_local.stages.sound import (
+    MIN_SOUNDS,
+    latin_skeleton,
+    letters_spelt,
+    says_label_by_parts,
+    sound_distance,
+)
 from notillm_local.stages.typos import (
     _jamo,
     _near_in_jamo,
@@ -406,6 +412,8 @@ def _sound_grade(word: str, label: str) -> int | None:
     whole = sound_distance(word, label)
     if whole is not None:
         return whole
+    if says_label_by_parts(key, label):
+        return 0
     if any(letters_spelt(normalise(p)) == key for p in firsts):
         return 2
     parts = [d for p in _label_parts(label) if (d := sound_distance(word, p)) is not None]

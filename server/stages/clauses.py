@@ -117,7 +117,9 @@ def opening_statement_end(text: str) -> int:
     if brk and (not end or brk.start() < end):
         end = brk.start()
     opening = [w for w in ws if w.end <= end]
-    if not opening or len(opening) > int(lexicon.data("context")[spec]["max_words"]):
+    heading = brk is not None and end == brk.start() and brk.group().strip() == ":"
+    limit = lexicon.data("context")[spec]["colon_max_words" if heading else "max_words"]
+    if not opening or len(opening) > int(limit):
         return 0
     return 0 if has_intent_cue(text[:end]) else end
 

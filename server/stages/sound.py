@@ -97,7 +97,7 @@ def latin_skeleton(word: str, other: bool = False) -> str:
     ".com" is said "dot com"; an "r" with no vowel after it, or only a last silent e, is silent
     (non-rhotic, as Korean loanwords write English), an "h" after a consonant or before none is silent (between
     vowels it is ㅎ), "gh" before t or at the end is silent, "c" before e/i/y is S, "th"
-    between vowels is T ("weather"), "l" in "alk", "alm", "olk" is silent, "-ture" is S
+    between vowels is T ("weather"), "l" in "alk", "alm", "alf", "olk" is silent, "-ture" is S
     ("picture": 픽처), and the t of "tch" is silent ("kitchen": 키친). ``other``: the other
     reading of letters said two ways — a g before e, i or y as ㅈ ("Gemini": 제미나이, not
     "Gift"), a th as ㄷ ("theScore": 더스코어, not "Think"), a last ds or ts as ㅈ/ㅊ ("Friends":
@@ -152,8 +152,10 @@ def latin_skeleton(word: str, other: bool = False) -> str:
                 pass
             elif c == "r" and (nxt not in _VOWELS or part[i + 1 :] == "e"):
                 pass  # "Score": 스코어, "Firefox": 파이어폭스; an r before a last silent e too
-            elif c == "l" and i > 0 and part[i - 1] in "ao" and nxt in ("k", "m", "f"):
-                pass  # "Walk": 워크, "Calm": 캄; an l before k, m or f after a or o is not said
+            elif c == "l" and i > 0 and (
+                part[i - 1] == "a" and nxt in ("k", "m", "f") or part[i - 1] == "o" and nxt == "k"
+            ):
+                pass  # "Walk": 워크, "Calm": 캄, "Folk": 포크; but "Golf": 골프, "Wolf": 울프
             elif c == "h" and (nxt not in _VOWELS or (i > 0 and part[i - 1] not in _VOWELS)):
                 pass  # "John": silent after a consonant or before one; "Behance": 비핸스
             elif (c == "c" or (c == "g" and other)) and nxt in ("e", "i", "y"):
@@ -248,8 +250,8 @@ def sound_distance(a: str, b: str) -> int | None:
     if not (is_hangul(a) and is_latin(b)):
         return None
     sa, sb = hangul_skeleton(a), latin_skeleton(b)
-    if sa != sb and sb.endswith("S") and re.search(r"[^aeious]s$|[^aeiou]es$", b.lower()):
-        # A plural s is often left unsaid ("타이드차트": Tide Charts).
+    if sa != sb and sb.endswith("S") and re.search(r"[^aeious]s$|[^aeiou]es$|ies$", b.lower()):
+        # A plural s is often left unsaid ("타이드차트": Tide Charts, "버디": Birdies).
         sb = latin_skeleton(b[:-1])
     if sa != sb and latin_skeleton(b, other=True) == sa:
         sb = sa
@@ -274,5 +276,101 @@ def says_nearly(hangul: str, latin: str) -> bool:
     if not (is_hangul(hangul) and is_latin(latin) and _first_vowels_agree(hangul, latin)):
         return False
     sa, sb = hangul_skeleton(hangul), latin_skeleton(latin)
+    if sa != sb and latin_skeleton(latin, other=True) == sa:  # "지오": geo
+        sb = sa
     # "GS샵": one syllable says "SHOP" once its first word has named the label.
     return bool(sa) and sa == sb or min(len(sa), len(sb)) >= 3 and Levenshtein.distance(sa, sb) <= 1
+
+
+# Numbers in labels as people say them: the digits themselves, in English ("Hole19":
+# 홀나인틴) or in Sino-Korean, as a number or digit by digit ("365": 삼백육십오, 삼육오).
+# English number words are a closed set: their Hangul spellings are listed, not heard.
+_EN_ONES = (
+    "제로 원 투 쓰리 포 파이브 식스 세븐 에잇 나인 텐 일레븐 트웰브 써틴 포틴 피프틴 식스틴 세븐틴 "
+    "에잇틴 나인틴"
+).split()
+_EN_TENS = "_ _ 트웬티 써티 포티 피프티 식스티 세븐티 에이티 나인티".split()
+_SINO = "영일이삼사오육칠팔구"
+
+
+def english_number(digits: str) -> str:
+    """A run of digits said in English, in Hangul ("19": 나인틴); past 99, digit by digit."""
+    n = int(digits)
+    if len(digits) > 2 or digits.startswith("0") and len(digits) > 1:
+        return "".join(_EN_ONES[int(d)] for d in digits)
+    if n < 20:
+        return _EN_ONES[n]
+    return _EN_TENS[n // 10] + ("" if n % 10 == 0 else _EN_ONES[n % 10])
+
+
+def _sino_number(digits: str) -> str:
+    n = int(digits)
+    if n == 0 or n >= 10000:
+        return ""
+    out = ""
+    for value, unit in ((1000, "천"), (100, "백"), (10, "십"), (1, "")):
+        d, n = divmod(n, value)
+        if d:
+            out += ("" if d == 1 and unit else _SINO[d]) + unit
+    return out
+
+
+def _label_pieces(label: str) -> tuple[tuple[tuple[str, ...], str, bool], ...]:
+    """A label as the pieces a name is said by: the exact ways of writing a digit run or a lone
+    Latin letter, the Latin word said (for a number, its English words in Hangul), and whether
+    the piece is a number."""
+    pieces: list[tuple[tuple[str, ...], str, bool]] = []
+    for token in re.findall(r"[a-z]+|[0-9]+|[가-힣]+", unicodedata.normalize("NFKC", label).lower()):
+        if token.isdigit():
+            said = {token, _sino_number(token), "".join(_SINO[int(d)] for d in token)}
+            pieces.append((tuple(sorted(said - {""})), english_number(token), True))
+        elif len(token) == 1 and token.isascii():
+            pieces.append(((token, _LETTER_NAMES[token]), "", False))
+        elif token.isascii():
+            pieces.append(((token,), token, False))
+        else:
+            pieces.append(((token,), "", False))
+    return tuple(pieces)
+
+
+def says_label_by_parts(key: str, label: str) -> bool:
+    """Whether a normalised word says a label that holds a number or a lone letter, piece by
+    piece: the number as typed, in Sino-Korean or said in English ("18버디" for 18Birdies,
+    "홀나인틴" for Hole19), a lone letter by its name ("씨지오" for c:geo), and every word said
+    nearly alike. A label with neither is left to `sound_distance`."""
+    pieces = _label_pieces(label)
+    return any(len(exact) > 1 or number for exact, _, number in pieces) and _says_pieces(
+        key, pieces
+    )
+
+
+@lru_cache(maxsize=4096)
+def _says_pieces(key: str, pieces: tuple[tuple[tuple[str, ...], str, bool], ...]) -> bool:
+    if not pieces:
+        return not key
+    (exact, latin, number), rest = pieces[0], pieces[1:]
+    if any(key.startswith(e) and _says_pieces(key[len(e) :], rest) for e in exact if e):
+        return True
+    if not latin:
+        return False
+    # A number said in English is spelt as listed or nearly; a word may be said one sound off.
+    # Each takes a prefix of the word and leaves the rest.
+    return any(
+        (_says_number(key[:end], latin) if number else says_nearly(key[:end], latin))
+        and _says_pieces(key[end:], rest)
+        for end in range(len(key), 0, -1) if is_hangul(key[:end])
+    )
+
+
+def _says_number(hangul: str, spelt: str) -> bool:
+    """Whether a Hangul stretch spells a number's English words as listed or nearly: the same
+    consonants, the same first vowel, a syllable more or less ("나인딘", "에이틴"). "포" is four,
+    never five (파이브)."""
+    if hangul == spelt:
+        return True
+    first = _vowels(hangul)[:1]
+    return (
+        hangul_skeleton(hangul) == hangul_skeleton(spelt)
+        and bool(first) and first == _vowels(spelt)[:1]
+        and abs(len(hangul) - len(spelt)) <= 1
+    )
