@@ -8,11 +8,13 @@ evaluation set's."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from notillm_local.stages.apps import InstalledIndex
 from notillm_local.stages.sound import says_label_by_parts, sound_distance
-from tests.phrasing import ask, device
+from tests.phrasing import ask, device, read
 
 NOW = "2036-12-08T09:40:00+09:00"
 
@@ -152,3 +154,115 @@ def test_a_word_ending_in_서_glued_to_nothing_known_is_still_asked_about(servic
     """The glued 서 splits only before a word the respacer knows: an unknown run is kept whole."""
     r = _ask(service, "리서치허브 알림 한시간 꺼줘")
     assert not r.ok and r.failReason == "app_unresolved", r.targetFixed
+
+
+# ------------------------------------------------- natural_ad's first run, by kind (own sentences)
+
+CLIMBER = device(
+    ("Crag Guide", "com.example.cragguide"),
+    ("Strava", "com.strava"),
+    ("Kilter Board", "com.auroraclimbing.kilterboard"),
+    ("Trail Run Tracker", "com.example.trailruntracker"),
+    ("Plantnet Identify", "org.plantnet"),
+    ("카카오톡", "com.kakao.talk"),
+)
+
+
+def test_an_exclusion_list_through_a_particle_after_a_two_word_label(service) -> None:
+    """"X Y랑 Z는 그대로 두고 W만 꺼": the particle after a two-word Latin label stood after a
+    blank word, and X had been muted with W — a wrong rule."""
+    r = _ask(service, "Crag Guide랑 Strava는 그대로 두고 Kilter Board 알림만 1시간 꺼", CLIMBER)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.mute and r.targetFixed.name == ["Kilter Board"]
+
+
+@pytest.mark.parametrize("word", ["TRT", "티알티"])
+def test_a_label_of_three_words_by_its_initials(service, word) -> None:
+    r = _ask(service, f"{word} 알림 1시간 꺼", CLIMBER)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["Trail Run Tracker"]
+
+
+def test_a_latin_label_by_its_first_word(service, table_mapper) -> None:
+    """"Plantnet" for Plantnet Identify: read by the label itself, not only by the embeddings
+    (which model mode overrules when the model answers "another app")."""
+    r = read(table_mapper, "Plantnet 알림만 받고 나머지 꺼", CLIMBER)
+    assert [(m.app.label, m.method) for m in r.apps] == [("Plantnet Identify", "part")]
+    r = _ask(service, "Plantnet 알림만 받고 나머지 꺼 1시간", CLIMBER)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert not r.targetFixed.mute and r.targetFixed.name == ["Plantnet Identify"]
+
+
+def test_a_word_kept_out_before_its_notifications_is_no_keyword(service) -> None:
+    """"쿠쿠 알림은 놔두고 카톡만 꺼": the word the user keeps out had become a keyword of the mute
+    rule (카톡's notifications that hold "쿠쿠") — a wrong rule. Unread, it is asked about."""
+    r = _ask(service, "쿠쿠 알림은 놔두고 카톡만 1시간 꺼")
+    assert not (r.targetFixed is not None and r.targetFixed.content), r.targetFixed
+    assert not r.ok and r.failReason == "app_unresolved", r.message
+
+
+def test_a_fraction_of_a_year_is_kept(service) -> None:
+    """"1.5년" had been one year: a rule inside the limit for a request past it."""
+    r = _ask(service, "1.5년 동안 밴드 알림 꺼줘")
+    assert not r.ok and r.failReason == "invalid_time", r.condition
+    r = _ask(service, "1.5개월 동안 밴드 알림 꺼줘")
+    assert r.ok and r.condition is not None, r.message
+    span = datetime.fromisoformat(r.condition.expires) - datetime.fromisoformat(r.condition.delivery)
+    assert span.days == 31 + 15  # December, then 15 days
+
+
+@pytest.mark.parametrize(
+    ("text", "app"),
+    [
+        ("빨래 다 갰고 이제 잔다 아침 7시까지 카톡 꺼", "카카오톡"),  # 잔다 is one jamo from 잔디 (Jandi)
+        ("줄이 길다 30분 동안 밴드 꺼", "밴드"),
+    ],
+)
+def test_statements_and_reasons_before_the_command(service, text, app) -> None:
+    r = _ask(service, text)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.mute and r.targetFixed.name == [app]
+
+
+@pytest.mark.parametrize("text", ["등산 준비로 정신없으니 카톡 꺼", "짐 싸느라 피곤하니 카톡 꺼"])
+def test_a_reason_clause_in_으니(table_mapper, default_index, text) -> None:
+    """"…정신없으니": the clause's words had been left for the model or a question."""
+    r = read(table_mapper, text, default_index)
+    assert not r.unknown_words and [m.app.label for m in r.apps] == ["카카오톡"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["인스타만 켜 두고 다 꺼 1시간", "인스타만켜두고다꺼1시간", "인스타만 켜 나머지 꺼 1시간",
+     "인스타만on나머지off 1시간"],
+)
+def test_one_app_kept_on_and_the_rest_off_lets_it_through(table_mapper, default_index, text) -> None:
+    """"X만 켜 두고 다 꺼" (the respacer sets "두고" apart) and "X만 켜 나머지 꺼": only X gets
+    through. Code had read two verbs of opposite sense and left the rule to the model."""
+    r = read(table_mapper, text, default_index)
+    assert r.mute is False and [m.app.label for m in r.apps] == ["Instagram"]
+
+
+def test_an_app_left_off_stays_muted(table_mapper, default_index) -> None:
+    r = read(table_mapper, "인스타 꺼 두고 1시간", default_index)
+    assert r.mute is True and [m.app.label for m in r.apps] == ["Instagram"]
+
+
+def test_a_formal_request_ending_is_no_word_to_place(table_mapper, default_index) -> None:
+    r = read(table_mapper, "밴드 알림 꺼 주십시오", default_index)
+    assert not r.unknown_words and [m.app.label for m in r.apps] == ["밴드"]
+
+
+def test_no_need_any_more_at_the_end_cancels(service) -> None:
+    """"…방금 나왔어 안 해도 돼": a statement and "no need", about a chat room (단톡방 names 카톡)."""
+    r = _ask(service, "그 단톡방 오늘 나왔어 안 해도 돼", pending=True,
+             pendingOriginal="카톡 알림 좀 꺼줄래")
+    assert not r.ok and r.failReason == "cancelled" and r.pendingAction == "CANCEL", r.message
+
+
+def test_a_deferral_then_instead_is_a_new_request(service) -> None:
+    """"X부터 하고 올게 대신 …": the earlier command is set aside whole; 대신 swaps no part of it."""
+    r = _ask(service, "빨래부터 하고 올게 대신 카톡 30분 꺼줘", pending=True,
+             pendingOriginal="유튜브 알림 막아줘")
+    assert r.ok and r.targetFixed is not None and r.pendingAction == "NEW_REQUEST", r.message
+    assert r.targetFixed.name == ["카카오톡"]

@@ -68,15 +68,21 @@ class InstalledIndex:
     @cached_property
     def by_label_part(self) -> dict[str, AppRef]:
         """The trailing words of a label of two words or more, as people name an app without
-        its brand ("채널관리자" for 카카오톡 채널 관리자, "클래스룸" for Google 클래스룸): only
-        parts of three syllables (four letters) or more that one label alone ends with, and
+        its brand ("채널관리자" for 카카오톡 채널 관리자, "클래스룸" for Google 클래스룸), and the
+        leading words of a Latin one ("Merlin" for Merlin Bird ID): only
+        parts of three syllables (four letters) or more that one label alone has, and
         none that is an ordinary word ("인터넷" of 삼성 인터넷)."""
         found: dict[str, AppRef | None] = {}
         stop = lexicon.words("markers", "label_part_stop")
         for a in self.apps:
             ws = a.label.split()
-            for k in range(1, len(ws)):
-                part = normalise(" ".join(ws[k:]))
+            # A Latin label is named by its first words too, as typed ("Merlin" for Merlin Bird
+            # ID), as `_sound_grade` hears them said in Hangul ("가민" for Garmin Connect).
+            latin = bool(re.fullmatch(r"[A-Za-z0-9 .&'+-]+", a.label))
+            parts = [" ".join(ws[k:]) for k in range(1, len(ws))]
+            parts += [" ".join(ws[:k]) for k in range(1, len(ws))] if latin else []
+            for whole in parts:
+                part = normalise(whole)
                 if part in stop or part in self.by_norm_label or (
                     len(part) < 3 if re.search(r"[가-힣]", part) else len(part) < 4
                 ):
@@ -414,10 +420,22 @@ def _sound_grade(word: str, label: str) -> int | None:
         return whole
     if says_label_by_parts(key, label):
         return 0
+    initials = label_initials(label)
+    if initials and (word.isupper() and key == initials or letters_spelt(initials) == key):
+        return 0  # "BGA" for Board Game Arena, "비지지" for BoardGameGeek
     if any(letters_spelt(normalise(p)) == key for p in firsts):
         return 2
     parts = [d for p in _label_parts(label) if (d := sound_distance(word, p)) is not None]
     return 2 + min(parts) if parts else None
+
+
+def label_initials(label: str) -> str:
+    """The first letters of a Latin label of three words or more, CamelCase words counted
+    ("BoardGameGeek": bgg); "" for shorter labels, whose two letters are too often a word."""
+    ws = re.findall(r"[A-Z][a-z]+|[A-Z]+(?![a-z])|[a-z]{2,}", label)
+    if len(ws) < 3 or not re.fullmatch(r"[A-Za-z .&'+-]+", label):
+        return ""
+    return "".join(w[0] for w in ws).lower()
 
 
 @lru_cache(maxsize=4096)

@@ -74,9 +74,18 @@ def kept_out_at(ws: list[Word], found: list[tuple[int, AppMatch | Unresolved]]) 
             k -= 1
         # "Grab이랑 Uber 빼고": a particle split off a Latin name joins the list too.
         while k >= 0 and (k in app_at or not ws[k].text or (
-            ws[k].text in CONJUNCTIONS and k - 1 in app_at
+            ws[k].text in CONJUNCTIONS and _filled_before(ws, k) in app_at
         )):
             if ws[k].text and k in app_at:
                 out.add(k)
             k -= 1
     return out
+
+
+def _filled_before(ws: list[Word], k: int) -> int:
+    """The index of the last word before `k` that has text: a label of two words ("Mountain
+    Project") leaves a blank word where its second word was."""
+    k -= 1
+    while k >= 0 and not ws[k].text:
+        k -= 1
+    return k

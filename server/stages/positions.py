@@ -68,6 +68,17 @@ def before_notification_word(ws: list[Word], idx: int) -> bool:
     return bool(lexicon.pattern("markers", "notification_nouns", anchored="^").search(nxt))
 
 
+def kept_before_marker(ws: list[Word], idx: int) -> bool:
+    """Whether the word stands before its notification word and a keep or except marker ("쿠쿠
+    알림은 놔두고", "BGG 알림 빼고"): the thing the user keeps out, never a keyword of the rule."""
+    rest = [w.text for w in ws[idx + 1 :] if w.text]
+    if len(rest) < 2 or not lexicon.pattern("markers", "notification_nouns", anchored="^").search(rest[0]):
+        return False
+    markers = (lexicon.pattern("markers", "except"), lexicon.pattern("markers", "keep"))
+    pair = "".join(rest[1:3])
+    return any(rx.match(rest[1]) or rx.fullmatch(pair) for rx in markers)
+
+
 def misspelt_app_before_notification(
     mapper: AppMapper, ws: list[Word], i: int, installed: InstalledIndex
 ) -> bool:

@@ -49,6 +49,7 @@ from notillm_local.stages.positions import (
     coordinated,
     except_before,
     except_before_all,
+    kept_before_marker,
     misspelt_app_before_notification,
     named_by_another,
     stands_as_target,
@@ -426,6 +427,7 @@ class RuleSlotReader:
         elif (
             (d.apps or d.unresolved)
             and before_notification_word(ws, i)
+            and not kept_before_marker(ws, i)
             and not self._next_is_app(ws, i)
             and not after_verb
             and not coordinated(ws, i)

@@ -13,16 +13,28 @@ def read_intent(text: str, d: Draft) -> None:
     """The command's verbs: their spans, which senses are said, and the rule's sense when one is."""
     # "놔두고", "남겨두고" mark apps kept out of the rule, not a verb of the rule itself.
     keep = lexicon.pattern("markers", "keep")
+    verb = lexicon.pattern("markers", "kept_by_verb.verb")
     ws = words(text)
     for i, w in enumerate(ws):
-        # "켜 해두고", "꺼두고": a verb left as it is (두다), not "X 두고" keeping X out.
-        if any(keep.fullmatch(f) and not w.text[: len(w.text) - len(f)].endswith(("해", "켜", "꺼"))
-               for f in tails(w.text)):
-            text = text[: w.start] + " " * (w.end - w.start) + text[w.end :]
-        elif i + 1 < len(ws) and keep.fullmatch(f"{w.text} {ws[i + 1].text}"):
-            # A keep marker of two words ("켜둔 채로", "예외로 두고") is no verb of the rule.
-            end = ws[i + 1].end
-            text = text[: w.start] + " " * (end - w.start) + text[end:]
+        before = ws[i - 1].text if i else ""
+        for f in tails(w.text):
+            stem = w.text[: len(w.text) - len(f)]
+            # "켜 해두고", "꺼두고", "꺼 두고": a verb left as it is (두다), not "X 두고" keeping X
+            # out.
+            if not keep.fullmatch(f) or stem.endswith(("해", "켜", "꺼")) or (
+                not stem and before.endswith(("해", "꺼"))
+            ):
+                continue
+            # "X만 켜 두고 다 꺼" (the respacer sets "두고" apart too): both words keep X out,
+            # and the command's verb is the other one.
+            start = ws[i - 1].start if not stem and verb.fullmatch(before) else w.start
+            text = text[:start] + " " * (w.end - start) + text[w.end :]
+            break
+        else:
+            if i + 1 < len(ws) and keep.fullmatch(f"{w.text} {ws[i + 1].text}"):
+                # A keep marker of two words ("켜둔 채로", "예외로 두고") is no verb of the rule.
+                end = ws[i + 1].end
+                text = text[: w.start] + " " * (end - w.start) + text[end:]
     d.cue_spans = [
         (m.start(), m.end())
         for rx in (mute_cue(), lexicon.pattern("intent", "allow"))

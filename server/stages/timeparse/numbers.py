@@ -99,7 +99,11 @@ def _glue_safe(unit: str, kind: str, text: str) -> bool:
 
 def _length_of(value: float, unit: str) -> _Length:
     if unit in _UNIT_MONTHS:
-        return _Length(months=int(value) * _UNIT_MONTHS[unit])
+        # "1.5년" is 18 months, "1.5개월" a month and 15 days (as 반 is): a fraction is no
+        # rounding error to drop, it may carry a rule past the 366-day limit.
+        months = value * _UNIT_MONTHS[unit]
+        whole = int(months)
+        return _Length(months=whole, seconds=round((months - whole) * 30 * _DAY))
     return _Length(seconds=round(value * _UNIT_SECONDS[unit]))
 
 
