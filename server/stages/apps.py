@@ -335,14 +335,18 @@ class AppMapper:
         """The one installed app whose label, in the other script, sounds like `word` ("부킹닷컴"
         for Booking.com, "핏빗" for Fitbit), or whose label's first words do ("가민" for Garmin
         Connect, "나이키런" for Nike Run Club): for device apps the table has no words for. Apps
-        the table knows are left to the table and its misspellings, and two apps that both
-        sound like the word are neither."""
+        the table knows are left to the table and its misspellings, but for a label said piece
+        by piece, and two apps that both sound like the word are neither."""
         known = set(self.answer_names(installed).values())
+        key = normalise(word)
         graded = {
             a: grade for a in installed.apps
-            if a not in known and not self._table.words_of(a.label)
-            and normalise(a.label) not in self._table.word_to_label
-            and (grade := _sound_grade(word, a.label)) is not None
+            if (grade := _sound_grade(word, a.label) if a not in known
+                and not self._table.words_of(a.label)
+                and normalise(a.label) not in self._table.word_to_label
+                # A label with a number is said piece by piece even where the table knows it
+                # by another spelling ("이구씨엠" for 29CM, which the table knows as "29cm").
+                else (0 if says_label_by_parts(key, a.label) else None)) is not None
         }
         if not graded:
             return None

@@ -320,12 +320,14 @@ def _label_pieces(label: str) -> tuple[tuple[tuple[str, ...], str, bool], ...]:
     Latin letter, the Latin word said (for a number, its English words in Hangul), and whether
     the piece is a number."""
     pieces: list[tuple[tuple[str, ...], str, bool]] = []
-    for token in re.findall(r"[a-z]+|[0-9]+|[가-힣]+", unicodedata.normalize("NFKC", label).lower()):
+    for said_as in re.findall(r"[A-Z]+(?![a-z])|[A-Za-z][a-z]*|[0-9]+|[가-힣]+", unicodedata.normalize("NFKC", label)):
+        token = said_as.lower()
         if token.isdigit():
             said = {token, _sino_number(token), "".join(_SINO[int(d)] for d in token)}
             pieces.append((tuple(sorted(said - {""})), english_number(token), True))
-        elif len(token) == 1 and token.isascii():
-            pieces.append(((token, _LETTER_NAMES[token]), "", False))
+        elif len(token) == 1 and token.isascii() or said_as.isupper() and len(token) <= 3:
+            # A lone letter, or capitals said letter by letter ("29CM": 이구씨엠).
+            pieces.append(((token, "".join(_LETTER_NAMES[c] for c in token)), "", False))
         elif token.isascii():
             pieces.append(((token,), token, False))
         else:
