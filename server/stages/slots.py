@@ -208,8 +208,9 @@ class RuleSlotReader:
         )
         for i, res in found:
             w = ws[i]
-            if in_reason[i] and main_has_target:
-                # "카톡 시끄러우니까 슬랙만 켜줘": the reason clause names the trouble, not the target.
+            if in_reason[i] and (main_has_target or d.says_all and isinstance(res, Unresolved)):
+                # "카톡 시끄러우니까 슬랙만 켜줘": the reason clause names the trouble, not the target;
+                # "잔디 깎고 왔다 … 전부 무음": a word of an app the device lacks, with "all" said.
                 d.mark(w.start, w.end, "context")
                 if isinstance(res, AppMatch) and w.end <= clause_end:
                     d.reason_apps.append(res.app)

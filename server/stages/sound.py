@@ -91,7 +91,7 @@ def hangul_skeleton(word: str) -> str:
 
 # Cached: a device's labels are compared again with every word of every request.
 @lru_cache(maxsize=4096)
-def latin_skeleton(word: str, other: bool = False) -> str:
+def latin_skeleton(word: str, other: bool = False, hard_ch: bool = False) -> str:
     """The consonant classes of a Latin name as Korean would write them ("Airbnb" → "BNB").
 
     ".com" is said "dot com"; an "r" with no vowel after it, or only a last silent e, is silent
@@ -101,7 +101,8 @@ def latin_skeleton(word: str, other: bool = False) -> str:
     ("picture": 픽처), and the t of "tch" is silent ("kitchen": 키친). ``other``: the other
     reading of letters said two ways — a g before e, i or y as ㅈ ("Gemini": 제미나이, not
     "Gift"), a th as ㄷ ("theScore": 더스코어, not "Think"), a last ds or ts as ㅈ/ㅊ ("Friends":
-    프렌즈, not "Cats": 캣츠).
+    프렌즈, not "Cats": 캣츠). ``hard_ch``: a ch said as ㅋ ("Echo": 에코, not "Chat"), a reading of
+    its own (with a soft g it would make "Geocaching" 지오캐킹).
     """
     text = word.lower().replace(".com", " dot com").replace("&", " and ")
     out: list[str] = []
@@ -139,6 +140,10 @@ def latin_skeleton(word: str, other: bool = False) -> str:
                 continue
             if two in ("ds", "ts") and other and i + 2 == len(part):  # "Friends": 프렌즈
                 out.append("S")
+                i += 2
+                continue
+            if two == "ch" and hard_ch:  # "EchoLink": 에코링크
+                out.append("K")
                 i += 2
                 continue
             rep = next((r for d, r in _LATIN_DIGRAPHS if two == d), None)
@@ -253,7 +258,7 @@ def sound_distance(a: str, b: str) -> int | None:
     if sa != sb and sb.endswith("S") and re.search(r"[^aeious]s$|[^aeiou]es$|ies$", b.lower()):
         # A plural s is often left unsaid ("타이드차트": Tide Charts, "버디": Birdies).
         sb = latin_skeleton(b[:-1])
-    if sa != sb and latin_skeleton(b, other=True) == sa:
+    if sa != sb and sa in (latin_skeleton(b, other=True), latin_skeleton(b, hard_ch=True)):
         sb = sa
     if not sa or not sb or not _first_vowels_agree(a, b):
         return None
