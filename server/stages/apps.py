@@ -338,21 +338,24 @@ class AppMapper:
         the table knows are left to the table and its misspellings, but for a label said piece
         by piece, and two apps that both sound like the word are neither."""
         known = set(self.answer_names(installed).values())
-        key = normalise(word)
         graded = {
             a: grade for a in installed.apps
-            if (grade := _sound_grade(word, a.label) if a not in known
-                and not self._table.words_of(a.label)
-                and normalise(a.label) not in self._table.word_to_label
-                # A label with a number is said piece by piece even where the table knows it
-                # by another spelling ("이구씨엠" for 29CM, which the table knows as "29cm").
-                else (0 if says_label_by_parts(key, a.label) else None)) is not None
+            if (grade := self._heard_grade(word, a, known)) is not None
         }
         if not graded:
             return None
         best = min(graded.values())
         found = [a for a, g in graded.items() if g == best]
         return found[0] if len(found) == 1 else None
+
+    def _heard_grade(self, word: str, app: AppRef, known: set[AppRef]) -> int | None:
+        """`_sound_grade` for a device app the table has no words for; a label the table knows
+        by another spelling is still said piece by piece ("이구씨엠" for 29CM, known as "29cm")."""
+        if app in known or self._table.words_of(app.label) or (
+            normalise(app.label) in self._table.word_to_label
+        ):
+            return 0 if says_label_by_parts(normalise(word), app.label) else None
+        return _sound_grade(word, app.label)
 
     def clipped(self, word: str, installed: InstalledIndex) -> AppRef | None:
         """The one installed app whose Korean name the word opens, cut short as chat cuts names

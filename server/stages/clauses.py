@@ -121,9 +121,12 @@ def opening_statement_end(text: str) -> int:
     limit = lexicon.data("context")[spec]["colon_max_words" if heading else "max_words"]
     if not opening or len(opening) > int(limit):
         return 0
-    # "장바구니 그만 볼래 …": 그만 with a verb of doing something else, the command's verb after.
+    # "장바구니 그만 볼래 …": 그만 with a verb of doing something else is no verb of the rule
+    # when the command's own verb follows.
     said = lexicon.pattern("context", f"{spec}.stop_doing").sub(" ", text[:end])
-    return 0 if has_intent_cue(said) or not has_intent_cue(text[end:]) and said != text[:end] else end
+    if has_intent_cue(said) or (said != text[:end] and not has_intent_cue(text[end:])):
+        return 0
+    return end
 
 
 def remark_start(text: str) -> int:

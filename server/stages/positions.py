@@ -72,7 +72,7 @@ def kept_before_marker(ws: list[Word], idx: int) -> bool:
     """Whether the word stands before its notification word and a keep or except marker ("쿠쿠
     알림은 놔두고", "BGG 알림 빼고"): the thing the user keeps out, never a keyword of the rule."""
     rest = [w.text for w in ws[idx + 1 :] if w.text]
-    if len(rest) < 2 or not lexicon.pattern("markers", "notification_nouns", anchored="^").search(rest[0]):
+    if len(rest) < 2 or not before_notification_word(ws, idx):
         return False
     markers = (lexicon.pattern("markers", "except"), lexicon.pattern("markers", "keep"))
     pair = "".join(rest[1:3])

@@ -48,11 +48,14 @@ _LETTER_NAMES = {
     "q": "큐", "r": "알", "s": "에스", "t": "티", "u": "유", "v": "브이", "w": "더블유", "x": "엑스",
     "y": "와이", "z": "지",
 }
-# A digit right after the letters is said in English too ("F1": 에프원).
-_DIGIT_NAMES = {
-    "0": "제로", "1": "원", "2": "투", "3": "쓰리", "4": "포", "5": "파이브", "6": "식스", "7": "세븐",
-    "8": "에잇", "9": "나인",
-}
+# English number words are a closed set: their Hangul spellings are listed, not heard. A digit
+# right after the letters is said in English too ("F1": 에프원).
+_EN_ONES = (
+    "제로 원 투 쓰리 포 파이브 식스 세븐 에잇 나인 텐 일레븐 트웰브 써틴 포틴 피프틴 식스틴 세븐틴 "
+    "에잇틴 나인틴"
+).split()
+_EN_TENS = "_ _ 트웬티 써티 포티 피프티 식스티 세븐티 에이티 나인티".split()
+_DIGIT_NAMES = {str(d): _EN_ONES[d] for d in range(10)}
 _SHORT_LATIN = re.compile(r"(?<![a-z])([a-z]{1,3})(?![a-z])([0-9](?![0-9]))?")
 
 
@@ -289,12 +292,6 @@ def says_nearly(hangul: str, latin: str) -> bool:
 
 # Numbers in labels as people say them: the digits themselves, in English ("Hole19":
 # 홀나인틴) or in Sino-Korean, as a number or digit by digit ("365": 삼백육십오, 삼육오).
-# English number words are a closed set: their Hangul spellings are listed, not heard.
-_EN_ONES = (
-    "제로 원 투 쓰리 포 파이브 식스 세븐 에잇 나인 텐 일레븐 트웰브 써틴 포틴 피프틴 식스틴 세븐틴 "
-    "에잇틴 나인틴"
-).split()
-_EN_TENS = "_ _ 트웬티 써티 포티 피프티 식스티 세븐티 에이티 나인티".split()
 _SINO = "영일이삼사오육칠팔구"
 
 
@@ -320,10 +317,12 @@ def _sino_number(digits: str) -> str:
     return out
 
 
+@lru_cache(maxsize=4096)
 def _label_pieces(label: str) -> tuple[tuple[tuple[str, ...], str, bool], ...]:
     """A label as the pieces a name is said by: the exact ways of writing a digit run or a lone
     Latin letter, the Latin word said (for a number, its English words in Hangul), and whether
-    the piece is a number."""
+    the piece is a number. Cached: asked for every installed label for each word no table
+    knows."""
     pieces: list[tuple[tuple[str, ...], str, bool]] = []
     for said_as in re.findall(r"[A-Z]+(?![a-z])|[A-Za-z][a-z]*|[0-9]+|[가-힣]+", unicodedata.normalize("NFKC", label)):
         token = said_as.lower()
