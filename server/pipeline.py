@@ -351,7 +351,19 @@ class Pipeline:
         if action is PendingAction.NEW_REQUEST:
             turn = replace(self._with_model(turn, installed, run), llm_calls=calls)
             return self._rule(turn, now, pend, action, run)
-        if action is PendingAction.UPDATE:
+        drop = pending.dropped_part(prompt) if action is PendingAction.UPDATE else None
+        if drop is not None:
+            # "넷플은 빼고 9시까지" after "유튜브랑 넷플 알림 꺼줘": Netflix leaves the list, and
+            # the rest of the turn (a time here) completes the command.
+            rest = self._read(drop[1], now, installed, run, "prompt", lone_time_ends=True)
+            dropped = self._read(drop[0], now, installed, run, "prompt", lone_time_ends=True)
+            if not rest.has_time and dropped.has_time:
+                rest = replace(rest, time=dropped.time)  # "9시까지 넷플은 빼줘"
+            if pending.without_dropped(first, dropped, rest) is not None:
+                turn = rest
+            else:
+                drop = None
+        if action is PendingAction.UPDATE and drop is None:
             focus = pending.update_focus(prompt)
             if focus != prompt and focus.strip():
                 whole = turn
@@ -366,6 +378,9 @@ class Pipeline:
                         intent=pend, pending_action=action, llm_calls=calls,
                     )
         first = self._with_model(first, installed, run)
+        if drop is not None:
+            # Taken out after the model read the earlier command, whoever read its apps.
+            first = pending.without_dropped(first, dropped, turn) or first
         if self._extractor.decides_every_slot:
             # Each turn is read by the model on its own words and time spans; the merge is
             # code's. The joined text of two turns is no sentence the model could read (and

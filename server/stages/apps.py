@@ -22,6 +22,7 @@ from notillm_local.lexicon import normalise
 from notillm_local.stages.alias_table import AliasTable
 from notillm_local.stages.sound import (
     MIN_SOUNDS,
+    hangul_skeleton,
     latin_skeleton,
     letters_spelt,
     says_label_by_parts,
@@ -35,6 +36,10 @@ from notillm_local.stages.typos import (
 )
 
 logger = logging.getLogger(__name__)
+
+# A word that says an app the table knows, in as many consonant sounds as this, names it even
+# where the table spells it another way.
+_SURE_SOUNDS = 5
 
 # Made-up words score about 0.85 against every label, within ~0.005 of each other; a real
 # transliteration ("시그널" → Signal) leads its runner-up by more.
@@ -338,9 +343,16 @@ class AppMapper:
         the table knows are left to the table and its misspellings, but for a label said piece
         by piece, and two apps that both sound like the word are neither."""
         known = set(self.answer_names(installed).values())
+        key = normalise(word)
+        # "인스타디코알림" says Instagram's sounds, but holds two names and a notification noun.
+        one_name = not (
+            any(len(w) >= 2 and w in key for w in self._table.word_to_label)
+            or any(len(w) >= 2 and w in key for w in self._table.word_to_elsewhere)
+            or lexicon.pattern("markers", "notification_nouns", anchored="$").search(key)
+        )
         graded = {
             a: grade for a in installed.apps
-            if (grade := self._heard_grade(word, a, known)) is not None
+            if (grade := self._heard_grade(word, a, known, one_name)) is not None
         }
         if not graded:
             return None
@@ -348,13 +360,22 @@ class AppMapper:
         found = [a for a, g in graded.items() if g == best]
         return found[0] if len(found) == 1 else None
 
-    def _heard_grade(self, word: str, app: AppRef, known: set[AppRef]) -> int | None:
+    def _heard_grade(
+        self, word: str, app: AppRef, known: set[AppRef], one_name: bool
+    ) -> int | None:
         """`_sound_grade` for a device app the table has no words for; a label the table knows
-        by another spelling is still said piece by piece ("이구씨엠" for 29CM, known as "29cm")."""
+        by another spelling is still said piece by piece ("이구씨엠" for 29CM, known as "29cm"),
+        or exactly by a word that is one name (`one_name`: it holds no other name the table
+        knows and no notification noun)."""
         if app in known or self._table.words_of(app.label) or (
             normalise(app.label) in self._table.word_to_label
         ):
-            return 0 if says_label_by_parts(normalise(word), app.label) else None
+            if says_label_by_parts(normalise(word), app.label):
+                return 0
+            # Said exactly, in five sounds or more ("링크딘": LinkedIn, which the table spells
+            # 링크드인): too long to be an accident.
+            exact = one_name and sound_distance(word, app.label) == 0
+            return 0 if exact and len(hangul_skeleton(normalise(word))) >= _SURE_SOUNDS else None
         return _sound_grade(word, app.label)
 
     def clipped(self, word: str, installed: InstalledIndex) -> AppRef | None:

@@ -172,9 +172,18 @@ def _command_verb_at(text: str) -> int | None:
                 continue  # "엄마가 폰 좀 그만 보라고 …": someone else's words, quoted
             if k + 1 < len(ws) and _modifies_clause_end(w.text, ws[k + 1].text):
                 continue  # "PT 받는 중이라": the verb describes what the user is doing
+            if _tells_what_was_done(w.text, text[w.end :]):
+                continue
             return w.start
     return None
 
+
+
+def _tells_what_was_done(raw: str, rest: str) -> bool:
+    """"촛불 켜놨어 … 알림 다 꺼": a verb in the past tells what the user already did; with an
+    intent verb after it in the message, it closes a clause of context, not the command."""
+    done = lexicon.pattern("context", "reason_end.done", anchored="$")
+    return bool(done.search(raw)) and has_intent_cue(rest)
 
 
 def _modifies_clause_end(verb: str, following: str) -> bool:
@@ -212,7 +221,7 @@ def _reason_clause_end(text: str) -> int:
             ends_reason_clause(w.text, words_after(ws, k))
             and not _is_only_app(w.text)
             and not joins_commands(w.text)
-        ):
+        ) or _tells_what_was_done(w.text, text[w.end :]):
             end = w.end
         elif verb_at < len(text) and (lexicon.pattern("context", "reason_end.while").search(
             f"{prev} {w.text}"

@@ -98,6 +98,34 @@ def _exception_before_all(text: str, m: re.Match[str]) -> bool:
     return m.group(0).startswith(("빼", "제외", "말고")) and bool(every.search(text[m.end() :].lstrip()))
 
 
+def dropped_part(text: str) -> tuple[str, str] | None:
+    """("넷플은 ", " 9시까지") for "넷플은 빼고 9시까지": the words before a drop marker name apps
+    to take out of the earlier command; the words after it carry the other new values. None when
+    there is no such marker, or it opens a command of its own ("문자빼고 다 막아")."""
+    for m in lexicon.pattern("markers", "drop").finditer(text):
+        if not _exception_before_all(text, m) and text[: m.start()].strip():
+            return text[: m.start()], text[m.end() :]
+    return None
+
+
+def without_dropped(first: Turn, dropped: Turn, rest: Turn) -> Turn | None:
+    """The earlier command with the dropped apps taken out of its list, when every app the drop
+    names is in it, some app is left, and the rest of the turn names no app of its own (then it
+    is a replacement, "카톡 말고 슬랙으로"). None otherwise: the turn is read as before."""
+    gone = {m.app for m in dropped.slots.apps}
+    kept = tuple(m for m in first.slots.apps if m.app not in gone)
+    if (
+        not gone
+        or dropped.slots.unresolved
+        or rest.slots.apps
+        or rest.slots.unresolved
+        or not gone <= {m.app for m in first.slots.apps}
+        or not kept
+    ):
+        return None
+    return replace(first, slots=replace(first.slots, apps=kept))
+
+
 def replaces(text: str) -> bool:
     """Whether the turn changes part of the earlier command ("카톡 말고 슬랙", "반대로").
 

@@ -225,7 +225,7 @@ class RuleSlotReader:
             else:
                 d.unresolved.append((i, res))
             d.mark(w.start, w.end, "app", _label_of(res))
-        self._drop_generic_app_words(d)
+        self._drop_generic_app_words(d, ws)
         for i in leftovers:
             self._place_leftover(ws, i, in_reason[i], i >= predicate_at, installed, d)
         self._exclude_misspelt(ws, found, excluded_at, d)
@@ -489,12 +489,20 @@ class RuleSlotReader:
         ]
 
     @staticmethod
-    def _drop_generic_app_words(d: Draft) -> None:
-        """'메시지' beside another app is a generic noun ("카톡 메세지 알림"), not the Messages app."""
+    def _drop_generic_app_words(d: Draft, ws: list[Word]) -> None:
+        """'메시지' beside another app is a generic noun ("카톡 메세지 알림"), not the Messages app
+        — unless it is an item of a list of apps: joined to the others ("카톡이랑 메시지",
+        "메시지랑 전화") or followed by another app ("카톡 메시지 전화만")."""
         if len(d.apps) < 2:
             return
         generic = lexicon.words("markers", "generic_app_words")
-        keep = [(i, m) for i, m in d.apps if normalise(m.word) not in generic]
+        app_at = {i for i, _ in d.apps}
+
+        def listed(i: int) -> bool:
+            nxt = next((k for k in range(i + 1, len(ws)) if ws[k].text), None)
+            return coordinated(ws, i) or (nxt is not None and (nxt in app_at or coordinated(ws, nxt)))
+
+        keep = [(i, m) for i, m in d.apps if normalise(m.word) not in generic or listed(i)]
         if keep and len(keep) < len(d.apps):
             d.apps = keep
 

@@ -143,6 +143,7 @@ class Respacer:
         )
         self._nouns, self._particles = _lexicon_words()
         self._clause_ends = frozenset(lexicon.raw_words("context", "reason_end.glued_syllables"))
+        self._splits_unknown = frozenset(lexicon.raw_words("context", "reason_end.splits_unknown"))
         self._mute = lexicon.pattern("intent", "mute")
         self._allow = lexicon.pattern("intent", "allow")
 
@@ -285,7 +286,35 @@ class Respacer:
             pieces.append(_Piece(start, i, kind))
             i, kind = start, prev_kind
         pieces.reverse()
-        return _merge_unknown(pieces)
+        return self._split_at_clause_ends(run, _merge_unknown(pieces), apps)
+
+    def _split_at_clause_ends(
+        self, run: str, pieces: list[_Piece], apps: frozenset[str]
+    ) -> list[_Piece]:
+        """An unknown stretch that holds a clause ending ("뮤지컬보러가니까넷플릭수") is a clause
+        and the words after it: cut there, and segment the rest on its own. Only stretches left
+        unknown are cut, so no reading of known words changes."""
+        out: list[_Piece] = []
+        for p in pieces:
+            cut = None if p.kind != _UNKNOWN_K else self._clause_end_in(run[p.start : p.end])
+            if cut is None:
+                out.append(p)
+                continue
+            at, end = p.start + cut[0], p.start + cut[1]
+            out += [_Piece(p.start, at, _UNKNOWN_K), _Piece(at, end, _PARTICLE_K)]
+            out += [
+                _Piece(end + q.start, end + q.end, q.kind)
+                for q in self._segment(run[end : p.end], apps)
+            ]
+        return out
+
+    def _clause_end_in(self, stretch: str) -> tuple[int, int] | None:
+        """(start, end) of the first clause ending inside `stretch` with a word on each side."""
+        for i in range(1, len(stretch) - 2):
+            for e in self._splits_unknown:
+                if stretch.startswith(e, i) and len(stretch) - (i + len(e)) >= 2:
+                    return i, i + len(e)
+        return None
 
     @staticmethod
     def _relax(

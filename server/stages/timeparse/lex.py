@@ -78,6 +78,10 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"(?P<nextwd>(?<!다)(?P<nw_w>다음|오는)\s*(?P<nw_wd>{_WD})(?:요일|욜))",
                 rf"(?P<ordwd>(?<!\d)(?:(?:(?P<ow_y>{_YEAR_RE})\s*년\s*)?(?P<ow_m>\d{{1,2}})\s*월"
                 rf"|(?<!다)(?P<ow_rel>이번|다음)\s*달)\s*(?P<ow_n>{_ORD_RE})\s*(?P<ow_wd>{_WD})(?:요일|욜))",
+                # A year said by its place ("내년까지", "내후년까지"): only before a marker, so that
+                # "올해 마지막 날이라" stays a remark.
+                r"(?P<yearref>(?<![가-힣])(?:(?P<yr_0>올해|금년|이번\s*해)|(?P<yr_1>내년|명년|다음\s*해)"
+                r"|(?P<yr_2>내후년|후년|다다음\s*해))(?=\s*(?:까지|부터|내내|동안)))",
                 rf"(?P<monthref>(?<!다)(?:(?P<mr_w>이번|다음)\s*달|(?P<mr_t>이달|내달|담달))"
                 r"(?:\s*(?P<mr_d>\d{1,2})\s*일(?!\s*(?:간|동안))"
                 rf"|{_PERIOD_FOLLOW}))",
@@ -113,7 +117,7 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"(?P<named>정오|자정|{en(_EN_NAMED)})",
                 rf"(?P<nextlen>(?<!다)다음\s*(?P<nl_n>{_NUM_RE}|[일이구])\s*(?P<nl_u>{unit}))",
                 # The rarer counts hide inside names ("마이레이더": 이레), so a word must follow them.
-                r"(?P<durspecial>일주일|이주일|삼주일|하루|이틀|보름|(?:사흘|나흘|닷새|엿새|이레|여드레"
+                r"(?P<durspecial>일주일|이주일|삼주일|하루|이틀|(?<!대)보름|(?:사흘|나흘|닷새|엿새|이레|여드레"
                 r"|아흐레|열흘)(?:(?![가-힣])|(?=\s*(?:동안|간|만|뒤|후|전|째|까지|안에|내|정도|쯤|이나|씩"
                 r"|꺼|끄|막|차단|무음|조용))))",
                 # "반 시간만" (half an hour): 반 in front, where "1시간 반" puts it after.

@@ -63,6 +63,7 @@ class _DayRef:
     next_week_only: bool = False  # 다음 X요일: must fall in the next ISO week, else unclear
     month_rel: int | None = None  # 0 이번 달, 1 다음 달 (alone: the whole month)
     month: int | None = None  # a named month, 3월 (alone: the whole month)
+    year_rel: int | None = None  # 0 올해, 1 내년, 2 내후년: always the whole year
     month_after: bool = False  # 다음 3월: the first one that starts after today
     mday: int | None = None  # a day of the month: alone ("15일에") or with month_rel
     nth: int | None = None  # with weekday and a month: 1..5, or -1 for the last
@@ -73,6 +74,8 @@ class _DayRef:
         """A week, weekend or month rather than one day."""
         if self.week is not None:
             return self.weekday is None
+        if self.year_rel is not None:
+            return True
         month = self.month_rel is not None or self.month is not None
         return month and self.mday is None and self.nth is None
 
@@ -80,6 +83,8 @@ class _DayRef:
         """The day after the period that starts on ``base``."""
         if self.week is not None and self.weekday is None:
             return base + timedelta(days=2 if self.weekend else 7)
+        if self.year_rel is not None:
+            return _add_months_date(base, 12)
         if self.multi_day:
             return _add_months_date(base, 1)
         return base + timedelta(days=1)
@@ -100,6 +105,8 @@ class _DayRef:
             if self.weekend:
                 return [monday + timedelta(days=5)]
             return [monday + timedelta(days=(self.weekday or 1) - 1)]
+        if self.year_rel is not None:
+            return [date(today.year + self.year_rel, 1, 1)]
         if self.month_rel is not None or self.month is not None:
             return self._month_dates(today)
         if self.mday is not None:

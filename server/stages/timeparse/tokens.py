@@ -115,6 +115,11 @@ def _tok_monthref(text: str, m: re.Match[str]) -> list[_Token]:
     return _day_token(m, _DayRef(month_rel=rel, mday=mday))
 
 
+def _tok_yearref(text: str, m: re.Match[str]) -> list[_Token]:
+    rel = 0 if m.group("yr_0") else 1 if m.group("yr_1") else 2
+    return _day_token(m, _DayRef(year_rel=rel))
+
+
 def _tok_monthname(text: str, m: re.Match[str]) -> list[_Token]:
     month = int(m.group("mn_m"))
     if not 1 <= month <= 12:
@@ -372,6 +377,7 @@ _BUILDERS: dict[str, _Builder] = {
     "nextwd": _tok_nextwd,
     "ordwd": _tok_ordwd,
     "monthref": _tok_monthref,
+    "yearref": _tok_yearref,
     "wdrange": _tok_wdrange,
     "wdlist": _tok_wdlist,
     "wdspaced": _tok_wdlist,

@@ -46,9 +46,10 @@ _GLUED_BEFORE = re.compile(r"\d+(?:\.\d+)?$")
 _UNREAD_UNIT = re.compile(
     r"(?<![a-z\d])\d+(?:\.\d+)?\s?[a-z]+(?=\s*(?:까지|부터|동안|간|뒤|후|안에|내에|이내))"
 )
-# "추석 때부터": 때 ("the time of") may stand between the word and its marker.
+# "추석 때부터": 때 ("the time of") may stand between the word and its marker, and so may an
+# approximation ("중순쯤까지", "연말께까지").
 _TIME_MARK_AFTER = re.compile(
-    r"(?:\s*때)?(?:\s*(?:까지|부터|동안|마다|내내|이후)|(?:에는|에도|에|로|전|후|간|안|내)(?![가-힣]))"
+    r"(?:\s*(?:쯤|께|경|무렵|정도))?(?:\s*때)?(?:\s*(?:까지|부터|동안|마다|내내|이후)|(?:에는|에도|에|로|전|후|간|안|내)(?![가-힣]))"
 )
 
 

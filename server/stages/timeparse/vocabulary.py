@@ -135,6 +135,7 @@ _PAST_SPECIAL = (
 _HOLIDAYS = (
     "크리스마스\\s*이브|크리스마스|성탄절|설\\s*연휴|설날|구정|신정|추석|삼일절|어린이날|어버이날"
     "|현충일|제헌절|광복절|개천절|한글날|석가탄신일|부처님\\s*오신\\s*날|명절|연휴|새해|연말연시"
+    "|(?:정월\\s*)?대보름|단오|칠석"
 )
 # Words that name a moment before now. Said as the rule's time they make it invalid.
 _PAST_RE = (
