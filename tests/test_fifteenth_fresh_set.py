@@ -17,8 +17,9 @@ import pytest
 from notillm_local.service import Service, build_service
 from notillm_local.settings import Settings
 from notillm_local.stages.apps import InstalledIndex
+from notillm_local.stages.sound import says_short_label
 from notillm_local.stages.spacing import Respacer
-from tests.phrasing import ask
+from tests.phrasing import ask, device
 
 NOW = "2036-12-08T09:40:00+09:00"
 
@@ -36,6 +37,11 @@ def _ask(service, prompt: str, installed: InstalledIndex | None = None, **kw):
     return ask(service, prompt, NOW, installed, **kw)
 
 
+def _expires(r) -> datetime | None:
+    """The rule's end as an instant, None when no rule came back."""
+    return datetime.fromisoformat(r.condition.expires) if r.ok and r.condition else None
+
+
 # ------------------------------------------------------------------------------ years by place
 
 
@@ -49,19 +55,13 @@ def test_a_year_ahead_is_longer_than_a_rule_may_last(rules_service, text) -> Non
 
 def test_this_year_runs_to_its_end(rules_service) -> None:
     r = _ask(rules_service, "올해까지 밴드 알림 꺼줘")
-    assert r.ok and r.condition is not None, r.message
-    assert datetime.fromisoformat(r.condition.expires) == datetime.fromisoformat(
-        "2037-01-01T00:00:00+09:00"
-    )
+    assert _expires(r) == datetime.fromisoformat("2037-01-01T00:00:00+09:00"), r.message
 
 
 def test_this_year_without_a_marker_is_no_time(rules_service) -> None:
     """"올해 목표가 …라서": a remark about the year, the rule's time is the one said after it."""
     r = _ask(rules_service, "올해 목표가 다이어트라서 배민 알림 3시간 꺼줘")
-    assert r.ok and r.condition is not None, r.message
-    assert datetime.fromisoformat(r.condition.expires) == datetime.fromisoformat(
-        "2036-12-08T12:40:00+09:00"
-    )
+    assert _expires(r) == datetime.fromisoformat("2036-12-08T12:40:00+09:00"), r.message
 
 
 @pytest.mark.parametrize(
@@ -219,18 +219,12 @@ def test_a_long_name_said_exactly_names_a_known_app(rules_service) -> None:
 def test_a_festival_is_no_length(rules_service) -> None:
     """"정월대보름": a festival, not 보름 (fifteen days) beside an end time."""
     r = _ask(rules_service, "정월대보름이라 오곡밥 먹었음 카톡 알림 자정까지 꺼줘")
-    assert r.ok and r.condition is not None, r.message
-    assert datetime.fromisoformat(r.condition.expires) == datetime.fromisoformat(
-        "2036-12-09T00:00:00+09:00"
-    )
+    assert _expires(r) == datetime.fromisoformat("2036-12-09T00:00:00+09:00"), r.message
 
 
 def test_fifteen_days_is_still_a_length(rules_service) -> None:
     r = _ask(rules_service, "보름 동안 카톡 꺼줘")
-    assert r.ok and r.condition is not None, r.message
-    assert datetime.fromisoformat(r.condition.expires) == datetime.fromisoformat(
-        "2036-12-23T09:40:00+09:00"
-    )
+    assert _expires(r) == datetime.fromisoformat("2036-12-23T09:40:00+09:00"), r.message
 
 
 @pytest.mark.parametrize(
@@ -272,3 +266,132 @@ def test_words_that_together_sound_like_a_name_stay_apart(rules_service) -> None
     r = _ask(rules_service, "밤 11시까지 카톡 인스타 디코 알림 꺼주셈")
     assert r.ok and r.targetFixed is not None, r.message
     assert sorted(r.targetFixed.name) == sorted(["카카오톡", "Instagram", "Discord"])
+
+
+# ----------------------------------------------------------- natural_ah's first run
+
+TRAVEL = device(
+    ("Booking.com", "com.booking"),
+    ("아고다", "com.agoda.mobile.consumer"),
+    ("카카오톡", "com.kakao.talk"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "mute"),
+    [
+        ("유투브 뮤직 빼고 다 꺼 세시까지", ["YouTube Music"], False),
+        ("카톡이랑 유투브 뮤직 빼고 다 꺼 세시까지", ["카카오톡", "YouTube Music"], False),
+        ("유투브 뮤직 알림 꺼 세시까지", ["YouTube Music"], True),
+    ],
+)
+def test_a_misspelt_two_word_label_before_the_exception(rules_service, text, names, mute) -> None:
+    """"유투브 뮤직 빼고 다 꺼": the label is read from its two words after the exceptions were
+    read; it is still kept out, never the one app switched off."""
+    r = _ask(rules_service, text)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert sorted(r.targetFixed.name) == sorted(names) and r.targetFixed.mute is mute
+
+
+def test_a_dot_inside_a_label_ends_no_sentence(rules_service) -> None:
+    r = _ask(rules_service, "아고다랑 Booking.com 빼고 다 꺼 저녁 6시까지", TRAVEL)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert sorted(r.targetFixed.name) == sorted(["아고다", "Booking.com"]) and not r.targetFixed.mute
+
+
+def test_a_full_stop_still_ends_the_story(rules_service) -> None:
+    r = _ask(rules_service, "면접 끝났다. 카톡 1시간 꺼줘")
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["카카오톡"]
+
+
+@pytest.mark.parametrize("turn", ["밴드는놔두고 인스타만 4시까지", "밴드는 놔두고 4시까지"])
+def test_a_follow_up_that_leaves_one_app_alone(rules_service, turn) -> None:
+    r = _ask(rules_service, turn, pending=True, pendingOriginal="밴드랑 인스타 알림 꺼줘")
+    assert r.ok and r.targetFixed is not None and r.pendingAction == "UPDATE", r.message
+    assert r.targetFixed.name == ["Instagram"] and r.targetFixed.mute
+
+
+@pytest.mark.parametrize("turn", ["맘 바뀌었어", "생각바뀜ㅋㅋ"])
+def test_a_changed_mind_cancels(rules_service, turn) -> None:
+    r = _ask(rules_service, turn, pending=True, pendingOriginal="밴드 알림 꺼줘")
+    assert r.pendingAction == "CANCEL", r.message
+
+
+def test_an_alarm_asked_for_is_no_rule(rules_service) -> None:
+    r = _ask(rules_service, "내일 아침 6시 반에 알람 하나만")
+    assert r.dialogIntent == "reject" and r.failReason == "chitchat", r.message
+
+
+def test_alarms_switched_off_are_still_a_rule(rules_service) -> None:
+    r = _ask(rules_service, "알람 다 꺼줘 한 시간")
+    assert r.ok and r.targetFixed is not None and r.targetFixed.all, r.message
+
+
+@pytest.mark.parametrize(
+    "text", ["빵 반죽하느라 손이 없어 카톡 알림 한 시간 꺼줘", "밴드알림두시간꺼주시기바랍니다"]
+)
+def test_a_plain_state_and_a_formal_ending(rules_service, text) -> None:
+    r = _ask(rules_service, text)
+    assert r.ok and r.targetFixed is not None and len(r.targetFixed.name) == 1, r.message
+
+
+@pytest.mark.parametrize(
+    "text", ["인스타 알림 좀 꺼주실 수 있을까요?", "책 읽을 때 카톡만 빼고 다 꺼줘"]
+)
+def test_no_length_asks_how_long(rules_service, text) -> None:
+    r = _ask(rules_service, text)
+    assert not r.ok and r.failReason == "incomplete" and r.needsSupplement, r.message
+
+
+@pytest.mark.parametrize(
+    "turn", ["그 얘긴 접어두고 지금부터 한 시간 카톡 꺼줘", "그건 나중으로 미루고 먼저 카톡 한 시간 꺼줘"]
+)
+def test_more_openers_that_set_the_earlier_command_aside(rules_service, turn) -> None:
+    r = _ask(rules_service, turn, pending=True, pendingOriginal="밴드 알림 꺼")
+    assert r.ok and r.targetFixed is not None and r.pendingAction == "NEW_REQUEST", r.message
+    assert r.targetFixed.name == ["카카오톡"]
+
+
+STREAMS = device(
+    ("SOOP", "kr.co.nowcom.mobile.afreeca"),
+    ("Twitch", "tv.twitch.android.app"),
+    ("Calm", "com.calm.android"),
+    ("카카오톡", "com.kakao.talk"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "mute"),
+    [
+        ("캄 알림 30분만 꺼줘", ["Calm"], True),
+        ("숲이랑 트위치만 받고 나머지 다 꺼 두 시간", ["SOOP", "Twitch"], False),
+    ],
+)
+def test_one_syllable_that_says_a_short_label_where_an_app_stands(
+    rules_service, text, names, mute
+) -> None:
+    r = _ask(rules_service, text, STREAMS)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert sorted(r.targetFixed.name) == sorted(names) and r.targetFixed.mute is mute
+
+
+def test_one_syllable_elsewhere_is_no_app(rules_service) -> None:
+    """"숲 산책 중이라": the forest, in a reason clause, not before 알림 nor in a list of apps."""
+    r = _ask(rules_service, "숲 산책 중이라 카톡 1시간 꺼", STREAMS)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["카카오톡"]
+
+
+@pytest.mark.parametrize(
+    ("word", "label", "says"),
+    [
+        ("캄", "Calm", True),
+        ("숲", "SOOP", True),
+        ("킴", "Calm", False),  # another vowel
+        ("캄", "Camel", False),  # a sound more
+        ("캄캄", "Calm", False),  # two syllables: the ordinary sound rules decide
+    ],
+)
+def test_one_syllable_says_a_short_label_whole(word, label, says) -> None:
+    assert says_short_label(word, label) is says

@@ -26,6 +26,7 @@ from notillm_local.stages.sound import (
     latin_skeleton,
     letters_spelt,
     says_label_by_parts,
+    says_short_label,
     sound_distance,
 )
 from notillm_local.stages.typos import (
@@ -377,6 +378,17 @@ class AppMapper:
             exact = one_name and sound_distance(word, app.label) == 0
             return 0 if exact and len(hangul_skeleton(normalise(word))) >= _SURE_SOUNDS else None
         return _sound_grade(word, app.label)
+
+    def heard_short(self, word: str, installed: InstalledIndex) -> AppMatch | None:
+        """The one installed app whose short Latin label a one-syllable word says whole ("캄 알림":
+        Calm). Only for a word that stands as a target; the caller checks where it stands."""
+        key = normalise(word)
+        if key in lexicon.words("markers", "ordinary_words"):
+            return None
+        found = [a for a in installed.apps if says_short_label(key, a.label)]
+        if len(found) != 1:
+            return None
+        return AppMatch(word=word, app=found[0], score=1.0, method="sound")
 
     def clipped(self, word: str, installed: InstalledIndex) -> AppRef | None:
         """The one installed app whose Korean name the word opens, cut short as chat cuts names

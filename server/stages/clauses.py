@@ -82,7 +82,8 @@ def asks_about_notifications(text: str) -> bool:
     return not lexicon.pattern("reading", f"{spec}.request").search(text)
 
 
-_SENTENCE_END = re.compile(r"[.!?。？！…]+")
+# A dot before a letter or digit is inside a name or number ("Windy.com", "1.5"), no full stop.
+_SENTENCE_END = re.compile(r"(?:[!?。？！…]|\.(?![A-Za-z0-9]))+")
 
 
 def context_end(text: str) -> int:

@@ -95,7 +95,8 @@ def _exception_before_all(text: str, m: re.Match[str]) -> bool:
     """"문자빼고 다 막아", "카톡 말고 다 무음": an exception inside a command of its own, not a
     changed value."""
     every = lexicon.pattern("markers", "all_opening", anchored="^")
-    return m.group(0).startswith(("빼", "제외", "말고")) and bool(every.search(text[m.end() :].lstrip()))
+    kept_out = ("빼", "제외", "말고", "놔", "냅", "내버려", "남겨", "그대로", "그냥")
+    return m.group(0).startswith(kept_out) and bool(every.search(text[m.end() :].lstrip()))
 
 
 def dropped_part(text: str) -> tuple[str, str] | None:

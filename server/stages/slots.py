@@ -325,7 +325,8 @@ class RuleSlotReader:
         if named and (whole := next(
             (hit for f in (word, *peel(raw)) if (hit := rest_of_label(named[0], f, installed))), None
         )):
-            return d.read_again(ws, i - 1, whole)  # "구글 문서": one label, "구글" its first word
+            d.read_again(ws, i - 1, whole)  # "구글 문서": one label, "구글" its first word
+            return self._keep_out_read_again(ws, i, d)
         nxt = next((x.text for x in ws[i + 1 :] if x.text), "")
         if key == "수" and nxt.startswith(("있", "없")):
             d.mark(w.start, w.end, "filler")  # "꺼주실 수 있나요": can you, not a word of the rule
@@ -413,6 +414,15 @@ class RuleSlotReader:
                 m for f in peel(raw)[1:] if len(f) >= 2 and f != word
                 and isinstance(m := self._mapper.resolve(f, installed, embeddings=False), AppMatch)
             ), None)
+        if res is None and (
+            before_notification_word(ws, i) or coordinated(ws, i) or raw.endswith(CONJUNCTIONS)
+        ):
+            # "캄 알림", "숲이랑 트위치": one syllable that says a short label whole, standing
+            # where an app stands.
+            res = next((
+                m for f in peel(raw) if len(normalise(f)) == 1
+                and (m := self._mapper.heard_short(f, installed)) is not None
+            ), None)
         if isinstance(res, AppMatch) and res.method == "embedding" and named_by_another(
             self._mapper, ws, i, res.app, installed
         ):
@@ -487,6 +497,30 @@ class RuleSlotReader:
             ReadSpan(s.start, s.end, "app", s.label) if s.kind == "exclusion" else s
             for s in d.spans
         ]
+
+    @staticmethod
+    def _keep_out_read_again(ws: list[Word], i: int, d: Draft) -> None:
+        """A label of two words read again from its first word (word `i` - 1) and its rest (word
+        `i`) is kept out when the marker follows its rest ("유투브 뮤직 빼고 다 꺼"): the marker
+        stood after no app when the exclusions were first read, so the label and the apps listed
+        with it before the marker ("카톡이랑 유투브 뮤직 빼고") are kept out now."""
+        read: list[tuple[int, AppMatch | Unresolved]] = [*d.apps, *d.unresolved]
+        found = [(i if k == i - 1 else k, m) for k, m in read]
+        # The label stands at its last word; its first word is left empty, as an n-gram's are.
+        joined = [*ws[: i - 1], Word("", ws[i - 1].start, ws[i - 1].start), *ws[i:]]
+        out = {i - 1 if k == i else k for k in kept_out_at(joined, found)}
+        for k, m in read:
+            if k not in out:
+                continue
+            d.apps = [(j, x) for j, x in d.apps if j != k]
+            d.unresolved = [(j, x) for j, x in d.unresolved if j != k]
+            end = ws[i].end if k == i - 1 else ws[k].end
+            text = " ".join(w.text for w in ws[k : i + 1]) if k == i - 1 else ws[k].text
+            d.excluded.append(text)
+            d.kept.append((k, m))
+            a, b = d.text.span_in_source(ws[k].start, end)
+            d.spans = [sp for sp in d.spans if sp.end <= a or sp.start >= b]
+            d.mark(ws[k].start, end, "exclusion", _label_of(m))
 
     @staticmethod
     def _drop_generic_app_words(d: Draft, ws: list[Word]) -> None:

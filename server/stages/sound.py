@@ -274,6 +274,20 @@ def sound_distance(a: str, b: str) -> int | None:
     return None
 
 
+def says_short_label(hangul: str, latin: str) -> bool:
+    """Whether one Hangul syllable says the whole of a short one-word Latin label, every sound
+    and vowel ("캄": Calm, "숲": SOOP). `sounds_alike` never takes one syllable: the caller asks
+    this only where the word stands as a target (before 알림, or in a list of apps)."""
+    if len(hangul) != 1 or not is_hangul(hangul) or not re.fullmatch(r"[A-Za-z]{3,6}", latin):
+        return False
+    sa = hangul_skeleton(hangul)
+    return (
+        len(sa) >= 2
+        and sa == latin_skeleton(latin)
+        and _vowels_align(tuple(_vowels(hangul)), tuple(_latin_vowel_groups(latin)))
+    )
+
+
 def says_nearly(hangul: str, latin: str) -> bool:
     """Whether a Hangul word says a Latin name alike or one sound off, however short: a looser
     test for the rest of a label already named by its first word ("포캐스트": Forecast)."""

@@ -43,6 +43,13 @@ class Turn:
         return bool(lexicon.pattern("markers", "all_target").search(self.text))
 
     @property
+    def _asks_for_an_alarm(self) -> bool:
+        """The only notification word is 알람, said as an alarm to set."""
+        alarm = lexicon.pattern("markers", "alarm_request")
+        rest = alarm.sub(" ", self.text)
+        return rest != self.text and not lexicon.pattern("markers", "notification_words").search(rest)
+
+    @property
     def names_notifications(self) -> bool:
         return bool(lexicon.pattern("markers", "notification_words").search(self.text))
 
@@ -117,6 +124,9 @@ class Turn:
         if not any(s.intent_cues) and (s.predicates or (no_time and _is_question(self.text))):
             # "카톡 알림음 너무 시끄럽네", "유튜브 알림 켜져 있어?", "내일 2시에 회의 일정 잡아줘":
             # a verb that is no notification verb: talk, or a request for something else.
+            return True
+        if not any(s.intent_cues) and not s.has_target and self._asks_for_an_alarm:
+            # "낼 새벽 5시 40분에 알람 하나만": an alarm clock, not a rule about notifications.
             return True
         if s.devices and not (s.has_target or self.names_notifications):
             # "와이파이 꺼줘": a phone setting, not a notification rule.
