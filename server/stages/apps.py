@@ -201,11 +201,7 @@ class AppMapper:
         self, key: str, installed: InstalledIndex
     ) -> list[tuple[int, int, AppMatch | Unresolved]]:
         """(start, end, app) of each name the table finds inside the normalised `key`."""
-        hits = sorted(
-            ((key.find(w), w) for w in (*self._table.word_to_label, *self._table.word_to_elsewhere)
-             if len(w) >= 2 and w in key),
-            key=lambda h: -len(h[1]),
-        )
+        hits = sorted(((key.find(w), w) for w in self._table_words_in(key)), key=lambda h: -len(h[1]))
         out: list[tuple[int, int, AppMatch | Unresolved]] = []
         for at, w in hits:  # longest first; a name inside a longer one is that one ("웹툰")
             if any(at < end and start < at + len(w) for start, end, _ in out):
@@ -214,6 +210,13 @@ class AppMapper:
             if found is not None:
                 out.append((at, at + len(w), found))
         return out
+
+    def _table_words_in(self, key: str) -> list[str]:
+        """The table's words of two letters or more, installed or not, inside the normalised `key`."""
+        return [
+            w for w in (*self._table.word_to_label, *self._table.word_to_elsewhere)
+            if len(w) >= 2 and w in key
+        ]
 
     def misspells_app(self, word: str, installed: InstalledIndex) -> bool:
         """Whether `word` is one letter off one app's name, as long as it ("지매일" for 지메일),
@@ -345,15 +348,16 @@ class AppMapper:
         by piece, and two apps that both sound like the word are neither."""
         known = set(self.answer_names(installed).values())
         key = normalise(word)
-        # "인스타디코알림" says Instagram's sounds, but holds two names and a notification noun.
-        one_name = not (
-            any(len(w) >= 2 and w in key for w in self._table.word_to_label)
-            or any(len(w) >= 2 and w in key for w in self._table.word_to_elsewhere)
-            or lexicon.pattern("markers", "notification_nouns", anchored="$").search(key)
+        # A word long enough to say a known app exactly ("링크딘"), and one name: "인스타디코알림"
+        # says Instagram's sounds, but holds two names and a notification noun.
+        sure = (
+            len(hangul_skeleton(key)) >= _SURE_SOUNDS
+            and not self._table_words_in(key)
+            and not lexicon.pattern("markers", "notification_nouns", anchored="$").search(key)
         )
         graded = {
             a: grade for a in installed.apps
-            if (grade := self._heard_grade(word, a, known, one_name)) is not None
+            if (grade := self._heard_grade(word, a, known, sure)) is not None
         }
         if not graded:
             return None
@@ -361,13 +365,11 @@ class AppMapper:
         found = [a for a, g in graded.items() if g == best]
         return found[0] if len(found) == 1 else None
 
-    def _heard_grade(
-        self, word: str, app: AppRef, known: set[AppRef], one_name: bool
-    ) -> int | None:
+    def _heard_grade(self, word: str, app: AppRef, known: set[AppRef], sure: bool) -> int | None:
         """`_sound_grade` for a device app the table has no words for; a label the table knows
         by another spelling is still said piece by piece ("이구씨엠" for 29CM, known as "29cm"),
-        or exactly by a word that is one name (`one_name`: it holds no other name the table
-        knows and no notification noun)."""
+        or exactly by a `sure` word (five sounds or more, one name: no other name the table
+        knows, no notification noun)."""
         if app in known or self._table.words_of(app.label) or (
             normalise(app.label) in self._table.word_to_label
         ):
@@ -375,8 +377,7 @@ class AppMapper:
                 return 0
             # Said exactly, in five sounds or more ("링크딘": LinkedIn, which the table spells
             # 링크드인): too long to be an accident.
-            exact = one_name and sound_distance(word, app.label) == 0
-            return 0 if exact and len(hangul_skeleton(normalise(word))) >= _SURE_SOUNDS else None
+            return 0 if sure and sound_distance(word, app.label) == 0 else None
         return _sound_grade(word, app.label)
 
     def heard_short(self, word: str, installed: InstalledIndex) -> AppMatch | None:
