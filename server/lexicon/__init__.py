@@ -123,6 +123,31 @@ def _english_rules() -> tuple[re.Pattern[str], dict[str, tuple[str, bool]]]:
     return re.compile(rf"(?<![A-Za-z])(?:{body})(?![A-Za-z])", re.IGNORECASE), table
 
 
+_LATIN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]{5,}(?![A-Za-z])")
+
+
+def _unswap_english_verbs(text: str, table: dict[str, tuple[str, bool]]) -> str:
+    """A long English verb typed with two neighbouring letters swapped ("blcok") as the verb.
+
+    Only a swap: it keeps the length, so every position still points at what the user typed,
+    and unlike a wrong letter it does not turn one real word into another ("clock": the Clock
+    app, never "block")."""
+    verbs = {w for w, (ko, glue) in table.items() if ko in ("꺼", "켜") and w.isalpha() and len(w) >= 5}
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.lower()
+        if low in table:
+            return word
+        for i in range(len(low) - 1):
+            swapped = low[:i] + low[i + 1] + low[i] + low[i + 2 :]
+            if swapped != low and swapped in verbs:
+                return swapped
+        return word
+
+    return _LATIN_WORD.sub(fix, text)
+
+
 def read_english(text: str) -> MappedText:
     """English verbs and function words rewritten as the Korean the readers know.
 
@@ -131,6 +156,7 @@ def read_english(text: str) -> MappedText:
     parser's (time_en.json) and are left alone here.
     """
     rx, table = _english_rules()
+    text = _unswap_english_verbs(text, table)
     out: list[str] = []
     origin: list[int] = []
     pos = 0

@@ -200,7 +200,8 @@ def _latin_vowel_groups(latin: str) -> list[str]:
     # "gui", "gue" is not said ("Guitar": 기타).
     # A y after a and o is a syllable of its own ("Buoy": 부이, "Pay": 페이).
     text = re.sub(r"(?<=[cst])i(?=[aou])|(?<=g)u(?=[eiy])", "", latin.lower())
-    return re.findall(r"[aeiouy]+", re.sub(r"(?<=[ao])y", " y", text))
+    # A w after a vowel stays with it: Korean may write it as 우 ("Snow": 스노우) or not ("Show": 쇼).
+    return re.findall(r"[aeiouy]+(?:w(?![aeiouy]))?", re.sub(r"(?<=[ao])y", " y", text))
 
 
 def _first_vowels_agree(hangul: str, latin: str) -> bool:
@@ -229,8 +230,21 @@ def _vowels_align(h: tuple[str, ...], groups: tuple[str, ...]) -> bool:
     g = groups[0]
     # The last a is often a schwa, written 어 ("Radar": 레이더, "Data": 데이터).
     said = _VOWEL_FOR[h[0]] + ("a" if h[0] == "ᅥ" and len(groups) == 1 else "")
-    if g[0] in said and _vowels_align(h[1:], groups[1:]):
-        return True
+    if g[0] in said:
+        rest = h[1:]
+        if _vowels_align(rest, groups[1:]):
+            return True
+        if g.endswith("w") and rest[:1] == ("ᅮ",) and _vowels_align(rest[1:], groups[1:]):
+            return True
+        pair = g.rstrip("w")
+        # Two vowels side by side may each be said ("Vimeo": 비메오, "Radio": 라디오).
+        if (
+            len(pair) == 2
+            and rest
+            and pair[1] in _VOWEL_FOR[rest[0]]
+            and _vowels_align(rest[1:], groups[1:])
+        ):
+            return True
     glide = _GLIDES.get(g)
     return glide is not None and h[:2] == glide and _vowels_align(h[2:], groups[1:])
 

@@ -72,7 +72,7 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 rf"(?P<daily>매일\s*매일|매일같이|매일|날마다|(?:맨날|매날)(?=\s*(?:밤|아침|저녁|새벽|오전|오후|낮|점심|\d|[한두세네다여열]\s*시))|하루도\s*(?:빠짐\s*없이|빼놓지\s*않고|안\s*빼고|빠지지\s*않고)|{en(_EN['daily'])})",
                 rf"(?P<weekly>매주|주마다|{en(_EN['weekly'])})",
                 r"(?P<weekend>(?<!다)(?:이번|금)\s*주\s*(?:주\s*)?말)",
-                rf"(?P<dayset>평일|주중|주말|{en(_EN_DAYSETS)})",
+                rf"(?P<dayset>평일|(?<![폭연음질완경])주중|주말|{en(_EN_DAYSETS)})",
                 rf"(?P<weekref>(?<!다)(?:(?P<wk_w>이번|다음|오는)\s*주|(?P<wk_g>금주))"
                 rf"(?:\s*(?P<wk_wd>{_WD})(?:요일|욜)|{_PERIOD_FOLLOW}))",
                 rf"(?P<nextwd>(?<!다)(?P<nw_w>다음|오는)\s*(?P<nw_wd>{_WD})(?:요일|욜))",
@@ -98,7 +98,9 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 r"\s*(?P<mday>\d{1,2})\s*일(?!\s*(?:간|동안)))",
                 r"(?P<md>(?<![\d/.:-])(?P<md_m>\d{1,2})/(?P<md_d>\d{1,2})(?![\d/]))",
                 rf"(?P<monthname>(?:(?<!다)(?P<mn_nx>다음|오는)\s*)?(?<!\d)(?:(?P<mn_y>{_YEAR_RE})\s*년\s*)?"
-                rf"(?P<mn_m>\d{{1,2}})\s*월(?!\s*\d{{1,2}}\s*일){_PERIOD_FOLLOW})",
+                # "4월 끝이라", "4월 말이라서": a month that gives the reason is a remark, not the rule's date.
+                rf"(?P<mn_m>\d{{1,2}})\s*월(?!\s*\d{{1,2}}\s*일)(?!\s*(?:끝|말|초|중순)?\s*이?라서?(?![가-힣]))"
+                rf"{_PERIOD_FOLLOW})",
                 r"(?P<dayword>내일\s*모레|모레|오늘|금일|당일|내일|글피|다음\s*날|이튿날"
                 r"|낼(?=\s*(?:아침|오전|오후|저녁|밤|새벽|점심|낮|정오|자정|\d|까지|부터|하루))"
                 rf"|{en(_EN_DAYS)})",
@@ -123,7 +125,8 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 # "반 시간만" (half an hour): 반 in front, where "1시간 반" puts it after.
                 # Glued text puts a word before it ("알림반시간"); "절반", "일반", "과반" are others.
                 r"(?P<halfhour>(?<![\d절일과후전초중위상하월])반\s*시간(?!표))",
-                rf"(?P<dur>(?<![\d.:])(?P<dn>{_NUM_RE})\s*(?P<du>{unit}))",
+                # "4년에 한 번 오는 생일": how often something comes, not how long the rule lasts.
+                rf"(?P<dur>(?<![\d.:])(?P<dn>{_NUM_RE})\s*(?P<du>{unit})(?!\s*에\s*(?:한|두|세|[1-3])\s*번))",
                 # Years and months are counted in Sino-Korean numbers: "일년", "이개월" always.
                 r"(?P<dursmall>(?<![가-힣\d])(?P<ds_n>[일이구])\s*(?P<ds_u>분|초|년|개월)"
                 r"(?=\s*(?:안|내|동안|간|뒤|후|만에)|(?<=[년월])))",

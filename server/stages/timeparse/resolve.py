@@ -195,6 +195,15 @@ def _window(
         last = end
         if end - start >= timedelta(days=1) and start.date() < now.date():
             continue  # a multi-day window said today starts today, not days ago
+        if (
+            start < now
+            and start_tok.clock is not None
+            and start_tok.clock.ambiguous
+            and end - start > timedelta(hours=12)
+        ):
+            # "9시 반부터 내일 아침 7시까지" at 19:45: a bare start hour already past that would
+            # make the window half a day long is its evening reading, still ahead.
+            continue
         if end > now:
             return TimeAxis.WINDOW, start, end
     if last is not None and last <= now:
