@@ -269,3 +269,45 @@ def test_the_first_word_of_a_hyphenated_label_names_it(rules_service) -> None:
     r = _ask(rules_service, "서브서피스 알림 한 시간 꺼줘", DIVER)
     assert r.ok and r.targetFixed is not None, r.message
     assert r.targetFixed.name == ["Subsurface-mobile"]
+
+
+# ------------------------------------------------------------------ natural_al's first run, read
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("네일 받는 중이라 손 못 써요 인스타 알림 2시간만 꺼주세요", ["Instagram"]),
+        ("반죽하는 중이라 폰 멀리 둠 카톡 알림 1시간 꺼줘", ["카카오톡"]),
+        ("축제 입장 줄 서는 중 20분 후부터 1시간 동안 밴드 알림 받지 마", ["밴드"]),
+        ("회의 들어갈 땐 폰 못 봐 슬랙 알림 오후 4시까지 꺼", ["Slack"]),
+    ],
+)
+def test_a_state_or_a_while_clause_before_the_command_is_context(rules_service, text, name) -> None:
+    """"손 못 써요", "폰 멀리 둠", "…할 땐", "줄 서는 중 … 받지 마" (the verb in two words): the
+    clause before the command is context, never an app asked about."""
+    r = _ask(rules_service, text)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == name and r.targetFixed.content == []
+
+
+@pytest.mark.parametrize("word", ["가이아", "비메오"])
+def test_three_vowels_side_by_side_may_each_be_said(word) -> None:
+    assert sounds_alike(word, {"가이아": "Gaia", "비메오": "Vimeo"}[word])
+
+
+@pytest.mark.parametrize("text", ["쿠팡 알림 2시간 꺼줘 창고 정리 작업함", "쿠팡알림2시간꺼줘창고정리작업함"])
+def test_a_remark_in_ham_after_the_command_is_context(rules_service, text) -> None:
+    r = _ask(rules_service, text)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["쿠팡"] and r.targetFixed.content == []
+
+
+def test_before_that_first_opens_a_new_request(rules_service) -> None:
+    """"아 그거 전에 먼저 …": the earlier command waits; "전에" is no time of the new one."""
+    r = _ask(
+        rules_service, "아 그거 전에 먼저 오후 3시부터 5시까지 슬랙 꺼줘",
+        pending=True, pendingOriginal="페북 알림 꺼줘",
+    )
+    assert r.pendingAction == "NEW_REQUEST", r.message
+    assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["Slack"]

@@ -166,7 +166,11 @@ def _command_verb_at(text: str) -> int | None:
     ws = words(text)
     quoted = lexicon.pattern("context", "quoted_speech.endings", anchored="$")
     for k, w in enumerate(ws):
-        if (mute_cue().search(w.text) or allow_cue_in(w.text)) and (
+        # "받지 마", "울리지 않게": a negated verb may run over two words.
+        nxt = ws[k + 1].text if k + 1 < len(ws) else ""
+        split = w.text.endswith("지") and nxt.startswith(("마", "말", "않"))
+        cue = mute_cue().search(f"{w.text} {nxt}" if split else w.text)
+        if (cue and cue.start() < len(w.text) or allow_cue_in(w.text)) and (
             not ends_reason_clause(w.text, words_after(ws, k)) or joins_commands(w.text)
         ):
             if k + 1 < len(ws) and quoted.search(ws[k + 1].text):

@@ -236,13 +236,14 @@ def _vowels_align(h: tuple[str, ...], groups: tuple[str, ...]) -> bool:
             return True
         if g.endswith("w") and rest[:1] == ("ᅮ",) and _vowels_align(rest[1:], groups[1:]):
             return True
-        pair = g.rstrip("w")
-        # Two vowels side by side may each be said ("Vimeo": 비메오, "Radio": 라디오).
+        run = g.rstrip("w")
+        # Vowels side by side may each be said ("Vimeo": 비메오, "Radio": 라디오, "Gaia": 가이아).
+        n = len(run) - 1
         if (
-            len(pair) == 2
-            and rest
-            and pair[1] in _VOWEL_FOR[rest[0]]
-            and _vowels_align(rest[1:], groups[1:])
+            n >= 1
+            and len(rest) >= n
+            and all(run[j + 1] in _VOWEL_FOR[rest[j]] for j in range(n))
+            and _vowels_align(rest[n:], groups[1:])
         ):
             return True
     glide = _GLIDES.get(g)
