@@ -43,6 +43,15 @@ def service(settings: Settings) -> Iterator[Service]:
 
 
 @pytest.fixture(scope="session")
+def rules_service() -> Iterator[Service]:
+    """Code alone (no model call): in the default mode the model reads what code leaves unsure,
+    so code's own reading is checked with this one."""
+    svc = build_service(Settings(extractor_mode="rules"))
+    yield svc
+    svc.close()
+
+
+@pytest.fixture(scope="session")
 def local_model(service: Service) -> LocalModel:
     assert service.model is not None
     return service.model

@@ -9,13 +9,10 @@ evaluation set's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
 
-from notillm_local.service import Service, build_service
-from notillm_local.settings import Settings
 from notillm_local.stages.apps import InstalledIndex
 from notillm_local.stages.sound import says_short_label
 from notillm_local.stages.spacing import Respacer
@@ -24,13 +21,6 @@ from tests.phrasing import ask, device
 NOW = "2036-12-08T09:40:00+09:00"
 
 
-@pytest.fixture(scope="module")
-def rules_service() -> Iterator[Service]:
-    """Code alone (no model call): in the default mode the model reads what code leaves unsure,
-    so code's own reading is checked here."""
-    svc = build_service(Settings(extractor_mode="rules"))
-    yield svc
-    svc.close()
 
 
 def _ask(service, prompt: str, installed: InstalledIndex | None = None, **kw):

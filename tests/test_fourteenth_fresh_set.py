@@ -12,8 +12,6 @@ from datetime import datetime
 
 import pytest
 
-from notillm_local.service import build_service
-from notillm_local.settings import Settings
 from notillm_local.stages.apps import InstalledIndex
 from notillm_local.stages.sound import says_label_by_parts, sound_distance
 from tests.phrasing import ask, device, read
@@ -304,13 +302,6 @@ def test_stop_alone_is_still_the_verb(table_mapper, default_index) -> None:
 # ------------------------------------------------- natural_ae's first run, by kind (own sentences)
 
 
-@pytest.fixture(scope="module")
-def rules_service():
-    """Code alone (no model call): in the default mode the model reads what code leaves unsure,
-    so code's own reading is checked here."""
-    svc = build_service(Settings(extractor_mode="rules"))
-    yield svc
-    svc.close()
 
 
 def test_a_ch_said_as_k(service) -> None:

@@ -620,12 +620,6 @@ def check_contract(req: HandleRequest, resp: HandleResponse) -> None:
         assert kw.strip() and _squash(kw) in said, f"keyword {kw!r} is not in the text"
 
 
-@pytest.fixture(scope="module")
-def rules_service() -> Iterator[Service]:
-    """The same pipeline with the model left out of slot decisions: code paths only."""
-    svc = build_service(Settings(extractor_mode="rules"))
-    yield svc
-    svc.close()
 
 
 _PROPERTY_SETTINGS = dict(

@@ -10,15 +10,12 @@ The sentences and labels are this file's own, none of them an evaluation set's."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
 
 import pytest
 
 from notillm_local import lexicon
 from notillm_local.lexicon import read_english
-from notillm_local.service import Service, build_service
-from notillm_local.settings import Settings
 from notillm_local.stages.apps import InstalledIndex
 from notillm_local.stages.sound import sounds_alike
 from notillm_local.stages.timeparse import parse_time
@@ -28,13 +25,6 @@ NOW = "2036-12-08T09:40:00+09:00"
 EVENING = "2036-12-08T19:50:00+09:00"
 
 
-@pytest.fixture(scope="module")
-def rules_service() -> Iterator[Service]:
-    """Code alone (no model call): in the default mode the model reads what code leaves unsure,
-    so code's own reading is checked here."""
-    svc = build_service(Settings(extractor_mode="rules"))
-    yield svc
-    svc.close()
 
 
 def _ask(service, prompt: str, installed: InstalledIndex | None = None, now: str = NOW, **kw):
