@@ -185,11 +185,18 @@ def test_a_statement_or_reason_before_the_command_is_context(rules_service, text
     assert r.targetFixed.content == []
 
 
-def test_putting_the_earlier_talk_aside_opens_a_new_request(rules_service) -> None:
-    r = _ask(
-        rules_service, "그 얘긴 접고 오후 3시부터 4시까지 슬랙 꺼줘",
-        pending=True, pendingOriginal="밴드 알림 꺼줘",
-    )
+@pytest.mark.parametrize(
+    ("text", "original"),
+    [
+        ("그 얘긴 접고 오후 3시부터 4시까지 슬랙 꺼줘", "밴드 알림 꺼줘"),
+        # "아 그거 전에 먼저 …": the earlier command waits; "전에" is no time of the new one.
+        ("아 그거 전에 먼저 오후 3시부터 5시까지 슬랙 꺼줘", "페북 알림 꺼줘"),
+    ],
+)
+def test_an_opener_that_sets_the_earlier_talk_aside_opens_a_new_request(
+    rules_service, text, original
+) -> None:
+    r = _ask(rules_service, text, pending=True, pendingOriginal=original)
     assert r.pendingAction == "NEW_REQUEST", r.message
     assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["Slack"]
 
@@ -281,9 +288,9 @@ def test_a_state_or_a_while_clause_before_the_command_is_context(rules_service, 
     assert r.targetFixed.name == name and r.targetFixed.content == []
 
 
-@pytest.mark.parametrize("word", ["가이아", "비메오"])
-def test_three_vowels_side_by_side_may_each_be_said(word) -> None:
-    assert sounds_alike(word, {"가이아": "Gaia", "비메오": "Vimeo"}[word])
+@pytest.mark.parametrize(("hangul", "latin"), [("가이아", "Gaia"), ("비메오", "Vimeo")])
+def test_three_vowels_side_by_side_may_each_be_said(hangul, latin) -> None:
+    assert sounds_alike(hangul, latin)
 
 
 @pytest.mark.parametrize("text", ["쿠팡 알림 2시간 꺼줘 창고 정리 작업함", "쿠팡알림2시간꺼줘창고정리작업함"])
@@ -291,13 +298,3 @@ def test_a_remark_in_ham_after_the_command_is_context(rules_service, text) -> No
     r = _ask(rules_service, text)
     assert r.ok and r.targetFixed is not None, r.message
     assert r.targetFixed.name == ["쿠팡"] and r.targetFixed.content == []
-
-
-def test_before_that_first_opens_a_new_request(rules_service) -> None:
-    """"아 그거 전에 먼저 …": the earlier command waits; "전에" is no time of the new one."""
-    r = _ask(
-        rules_service, "아 그거 전에 먼저 오후 3시부터 5시까지 슬랙 꺼줘",
-        pending=True, pendingOriginal="페북 알림 꺼줘",
-    )
-    assert r.pendingAction == "NEW_REQUEST", r.message
-    assert r.ok and r.targetFixed is not None and r.targetFixed.name == ["Slack"]

@@ -126,13 +126,22 @@ def _english_rules() -> tuple[re.Pattern[str], dict[str, tuple[str, bool]]]:
 _LATIN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]{5,}(?![A-Za-z])")
 
 
+@cache
+def _english_verbs() -> frozenset[str]:
+    """The one-word English verbs of the rule long enough to be read with a slip (five letters)."""
+    _, table = _english_rules()
+    return frozenset(
+        w for w, (ko, _glue) in table.items() if ko in ("꺼", "켜") and w.isalpha() and len(w) >= 5
+    )
+
+
 def _unswap_english_verbs(text: str, table: dict[str, tuple[str, bool]]) -> str:
     """A long English verb typed with two neighbouring letters swapped ("blcok") as the verb.
 
     Only a swap: it keeps the length, so every position still points at what the user typed,
     and unlike a wrong letter it does not turn one real word into another ("clock": the Clock
     app, never "block")."""
-    verbs = {w for w, (ko, glue) in table.items() if ko in ("꺼", "켜") and w.isalpha() and len(w) >= 5}
+    verbs = _english_verbs()
 
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)

@@ -36,6 +36,7 @@ def kept_out_at(ws: list[Word], found: list[tuple[int, AppMatch | Unresolved]]) 
     tail = lexicon.pattern("markers", "except_before_tail")
     between = lexicon.pattern("markers", "kept_between", anchored="^")
     out: set[int] = set()
+    last = max((k for k, w in enumerate(ws) if w.text.strip(_END_MARKS)), default=-1)
     for i, w in enumerate(ws):
         if i not in app_at and except_before(ws, i):
             # "all off except 카톡, 슬랙": English names the kept apps after the marker.
@@ -57,7 +58,7 @@ def kept_out_at(ws: list[Word], found: list[tuple[int, AppMatch | Unresolved]]) 
         nxt = ws[i + 1].text if i + 1 < len(ws) else ""
         own = i not in app_at and bool(
             marker.match(w.text) or keep.match(w.text) or except_before_all(w.text, nxt)
-            or _kept_as_it_is_at_the_end(ws, i)
+            or (i == last and _kept_as_it_is_at_the_end(ws, i))
             # a keep marker of two words ("그대로 두고")
             or (nxt and keep.fullmatch(w.text + nxt))
         ) or kept_by_verb(ws, i, app_at)
@@ -83,16 +84,17 @@ def kept_out_at(ws: list[Word], found: list[tuple[int, AppMatch | Unresolved]]) 
     return out
 
 
+_END_MARKS = " .!~"
+
+
 def _kept_as_it_is_at_the_end(ws: list[Word], i: int) -> bool:
-    """"…꺼둬 X는 그대로": the message's last word leaves the app named just before it alone."""
-    last = max((k for k, w in enumerate(ws) if w.text.strip(" .!~")), default=-1)
+    """"…꺼둬 X는 그대로": the message's last word (`i`) leaves the app named just before it alone."""
     before = _filled_before(ws, i)
     return (
-        i == last
-        and before >= 0
+        before >= 0
         and ws[before].text.endswith(("은", "는"))
         and bool(lexicon.pattern("markers", "keep_last", anchored="^").fullmatch(
-            ws[i].text.strip(" .!~")))
+            ws[i].text.strip(_END_MARKS)))
     )
 
 
