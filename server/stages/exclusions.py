@@ -4,8 +4,10 @@ leaves them on when other apps follow ("X는 켜 두고 Y만 꺼": X is kept, Y 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from notillm_local import lexicon
-from notillm_local.domain import AppMatch
+from notillm_local.domain import AppMatch, AppRef
 from notillm_local.stages.apps import Unresolved
 from notillm_local.stages.clauses import mute_cue
 from notillm_local.stages.positions import (
@@ -14,6 +16,7 @@ from notillm_local.stages.positions import (
     except_before_all,
     is_notification_noun,
 )
+from notillm_local.stages.reading import SlotReading
 from notillm_local.stages.words import Word, peel, suffix_set
 
 
@@ -105,3 +108,28 @@ def _filled_before(ws: list[Word], k: int) -> int:
     while k >= 0 and not ws[k].text:
         k -= 1
     return k
+
+
+def settle_exclusions(
+    out: SlotReading, r: SlotReading, said_kept: list[AppRef] | None = None
+) -> SlotReading:
+    """"X 빼고 다 꺼줘" once every word is placed: code leaves the turn of the verb until no
+    word it could not read is left ("지메일 빼고 다 꺼주세엽"). If, with the model's answer in,
+    nothing but the kept apps is named, only they get through (the verb turns round); the rule
+    never silences the apps the user asked to keep."""
+    if not r.kept or out.has_target:
+        return out
+    kept_apps = tuple(k for k in r.kept if isinstance(k, AppMatch))
+    kept_unresolved = tuple(k for k in r.kept if isinstance(k, Unresolved))
+    if r.mute is not None:
+        mute: bool | None = not r.mute
+    elif said_kept:
+        # No verb code could read: the model, which named the kept apps, read the turn whole
+        # (it is trained on "X 빼고" → 허용 X).
+        mute = out.mute
+    else:
+        return out
+    return replace(
+        out, mute=mute, apps=kept_apps, unresolved=out.unresolved + kept_unresolved,
+        excluded=(), kept=(), kept_out=(), all_but=True,
+    )

@@ -20,6 +20,7 @@ from notillm_local.engines.local import GenerationStats, LocalModel
 from notillm_local.errors import NotillmError
 from notillm_local.settings import ExtractorMode
 from notillm_local.stages.apps import AppMapper, InstalledIndex, Unresolved, normalise
+from notillm_local.stages.exclusions import settle_exclusions
 from notillm_local.stages.glued import glued_names_taken, left_over
 from notillm_local.stages.reading import SlotReading
 from notillm_local.stages.slots import RuleSlotReader
@@ -356,8 +357,13 @@ def combine(
         # A word code read as an app by its name (the table, one jamo off, its sound) is that
         # app, not a topic the model made of it ("쇼피 알림" on a device with Shopee): a keyword
         # of an app's name would silence the wrong notifications.
-        read_as_app = {m.word for m in r.apps if m.method in _READ_METHODS and not is_topic(m.word)}
-        kws = tuple(k for k in kws if k in r.content or k not in read_as_app)
+        # A part of such a word is no topic either ("PBA 볼링": the device's "PBA Bowling").
+        read_as_app = [
+            normalise(m.word) for m in r.apps if m.method in _READ_METHODS and not is_topic(m.word)
+        ]
+        kws = tuple(
+            k for k in kws if k in r.content or not any(normalise(k) in w for w in read_as_app)
+        )
     # A keyword the model made of a word one letter off an app's name ("노숀알림": 노션) is
     # more likely the app misspelt than a topic: asked about, never a keyword of the rule.
     doubtful = tuple(k for k in kws if k not in r.content and resembles_app(k))
@@ -372,10 +378,14 @@ def combine(
     kws = tuple(k for k in kws if k not in doubtful)
     if full:
         # Keywords code read cannot be cut ("'뉴스레터'" is not "뉴스"), and a word code read as
-        # context (a reason or remark clause) is no keyword ("거래 기다리는 중이라").
+        # context (a reason or remark clause) is no keyword ("거래 기다리는 중이라"), nor is a
+        # stretch that holds one ("카드명세서보기무서움ㅋㅋ토스랑…": a remark and the apps after it).
+        remarks = [w for w in context_words if len(w) >= 2]
         kws = tuple(dict.fromkeys([*r.quoted, *(  # a quoted word is a keyword whatever the model says
             next((c for c in r.content if k in c), k) for k in kws
-            if k in r.content or normalise(k) not in context_words
+            if k in r.content or (
+                normalise(k) not in context_words and not any(w in normalise(k) for w in remarks)
+            )
         )]))
     overruled = False
     if full and r.mute is not None and "intent" not in r.unsure and mute != r.mute:
@@ -567,28 +577,3 @@ def combine(
         unknown_words=(), loose_words=(), unsure=frozenset(),
     )
     return settle_exclusions(reading, r, said_kept=[a for a in said_apps if a in r.kept_out]), agreement
-
-
-def settle_exclusions(
-    out: SlotReading, r: SlotReading, said_kept: list[AppRef] | None = None
-) -> SlotReading:
-    """"X 빼고 다 꺼줘" once every word is placed: code leaves the turn of the verb until no
-    word it could not read is left ("지메일 빼고 다 꺼주세엽"). If, with the model's answer in,
-    nothing but the kept apps is named, only they get through (the verb turns round); the rule
-    never silences the apps the user asked to keep."""
-    if not r.kept or out.has_target:
-        return out
-    kept_apps = tuple(k for k in r.kept if isinstance(k, AppMatch))
-    kept_unresolved = tuple(k for k in r.kept if isinstance(k, Unresolved))
-    if r.mute is not None:
-        mute: bool | None = not r.mute
-    elif said_kept:
-        # No verb code could read: the model, which named the kept apps, read the turn whole
-        # (it is trained on "X 빼고" → 허용 X).
-        mute = out.mute
-    else:
-        return out
-    return replace(
-        out, mute=mute, apps=kept_apps, unresolved=out.unresolved + kept_unresolved,
-        excluded=(), kept=(), kept_out=(), all_but=True,
-    )

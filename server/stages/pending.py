@@ -62,14 +62,15 @@ def is_cancel(text: str) -> bool:
 
 def set_aside_end(text: str) -> int:
     """Where the openers that put the earlier command aside end (`markers.set_aside_opener`:
-    "아 잠깐 그 전에", "순서바꿔서이것부터:", "그건 나중에 보고,"), or 0."""
+    "아 잠깐 그 전에", "순서바꿔서이것부터:", "그건 나중에 보고,"), or 0. With nothing after
+    them they set nothing aside: the turn is read whole ("그건 일단 패스" alone cancels)."""
     opener = lexicon.pattern("markers", "set_aside_opener.words")
     at = end = len(text) - len(text.lstrip())
     while (m := opener.match(text, at)) is not None and m.end() > at:
         at = end = m.end()
         while at < len(text) and (text[at].isspace() or text[at] in ":,.!~"):
             at += 1
-    return at if end else 0
+    return at if end and at < len(text) else 0
 
 
 def defers(text: str) -> bool:

@@ -163,10 +163,27 @@ def _lex(scan: str) -> list[_Token]:
         if not made:
             pos = m.start() + 1
             continue
+        if tokens:
+            _carry_prefix(scan, tokens[-1], made[0])
         for tok in made:
             tokens.append(tok)
         pos = made[-1].end
     return tokens
+
+
+def _carry_prefix(text: str, prev: _Token, tok: _Token) -> None:
+    """"until tomorrow 9am" is "내일 오전 9시까지": an English marker before a day marks the whole
+    time, so it moves to the clock time right after the day (read alone, the day took it and
+    the rule ran to the end of that day, from 9 on)."""
+    if not (
+        prev.prefix and prev.mark == prev.prefix and prev.kind in ("day", "weekday")
+        and tok.kind == "clock" and not tok.mark and not text[prev.end : tok.start].strip()
+    ):
+        return
+    tok.prefix, tok.mark = prev.prefix, prev.prefix
+    tok.role = _role_for(tok.kind, tok.mark, False)
+    prev.prefix, prev.mark = "", ""
+    prev.role = _role_for(prev.kind, "", False)
 
 
 def _make_tokens(text: str, m: re.Match[str], floor: int) -> list[_Token]:

@@ -29,7 +29,8 @@ _UNREAD_STRONG = re.compile(
     rf"|(?<![가-힣\d])시간\s*반|(?<![가-힣\d])시반|{_HOLIDAYS}|{_en_alt(_EN['time_zones'])}"
 )
 _WEAK_WORDS = (
-    rf"(?:{_ORD_RE}(?:\s*주|\s*날)?|이번|다음|여름|겨울|봄|가을"
+    # "폰 못 봄" is "can't look at the phone" (보다 in -ㅁ), not the spring.
+    rf"(?:{_ORD_RE}(?:\s*주|\s*날)?|이번|다음|여름|겨울|(?<!못)(?<!안)(?<!못\s)(?<!안\s)봄|가을"
     rf"|{_en_alt(_EN['unread_modifiers'])}|{_en_alt(_EN['time_zones'])})"
 )
 _WEAK_BEFORE = re.compile(rf"({_WEAK_WORDS})\s*$")
