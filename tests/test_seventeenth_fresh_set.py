@@ -179,3 +179,86 @@ def test_a_keyword_made_of_part_of_a_label_is_no_keyword(table_mapper) -> None:
     said = ModelAnswer(intent="끄기", apps=("Bowling King",), keywords=("볼링",))
     out, _ = combine(r, said, BIRDER, full=True, context_words=r.context_words(prompt))
     assert out.content == () and [m.app.label for m in out.apps] == ["Bowling King"]
+
+
+# ------------------------------------------------------------------- natural_am's first run
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "mute"),
+    [
+        # a state said with 못 and a verb in -ㅁ ("못씀": can't use)
+        ("염색약 발라서 손을 못씀 넷플 1시간만 꺼", ["Netflix"], True),
+        # "…길엔" (on the way): when, not what
+        ("퇴근길엔 멜론만 받을래 평일 저녁 6시부터 7시까지", ["멜론"], False),
+        # talk about work ("일 얘기") and "그만" before the command's own verb
+        ("회사 얘기 그만 오늘 밤 11시까지 슬랙 알림 받지마", ["Slack"], True),
+        # a plan in -ㄹ 거라 with a syllable the list lacked (쉴)
+        ("온천에서 쉴거라 유튜브 두시간 꺼", ["YouTube"], True),
+        # news told as heard, a state in -워 ("무서워")
+        ("천둥 친대서 무서워 카톡만 받고 다 꺼 아침 7시까지", ["카카오톡"], False),
+        # a plan in -ㄹ 거야 after a clause of context
+        ("유튜브 보면서 밥먹을거야 카톡 빼고 다 무음 9시까지", ["카카오톡"], False),
+        # "받는 중" (the verb in its modifier form, then 중): what the user is doing
+        ("치과 치료 받는중 전화만 받고 다 꺼줘 한시간", ["전화"], False),
+        # a while clause glued ("잊기전에") and "나머진" after "받을게"
+        ("잊기전에 전화만 받을게 11시까지 나머진 꺼", ["전화"], False),
+        # "봐야 돼요" before the command, and a typo of 받지마
+        ("손님 맞이해야 돼요 인스타 1시간 받지먀", ["Instagram"], True),
+    ],
+)
+def test_more_states_and_plans_before_the_command_are_context(rules_service, text, name, mute) -> None:
+    r = ask(rules_service, text, NOW)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == name and r.targetFixed.mute is mute
+    assert r.targetFixed.content == []
+
+
+def test_a_guest_who_came_opens_the_message_as_context(rules_service) -> None:
+    """"기사님 오셨어": a statement in the honorific past opens the message."""
+    r = ask(rules_service, "보일러 수리 기사님 오셨어 1시간 동안 알림 다 꺼줘", NOW)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.all and r.targetFixed.mute
+
+
+def test_a_remark_that_something_must_be_watched_after_the_command(rules_service) -> None:
+    r = ask(rules_service, "오늘 밤 9시부터 10시까지 카톡 알림 끄기 경기 봐야돼", NOW)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["카카오톡"] and r.targetFixed.content == []
+
+
+def test_an_english_mute_with_two_letters_swapped(rules_service) -> None:
+    r = ask(rules_service, "인스타30분mtue", NOW)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["Instagram"] and r.targetFixed.mute
+
+
+@pytest.mark.parametrize("text", ["워치에서도알림꺼지는거맞지", "저전력모드켜면알림늦게오나"])
+def test_questions_about_how_notifications_behave_are_chitchat(rules_service, text) -> None:
+    r = ask(rules_service, text, NOW)
+    assert not r.ok and r.failReason == "chitchat", r.message
+
+
+def test_an_idea_that_just_came_opens_a_new_request(rules_service) -> None:
+    """"방금 떠오른건데 …": a clause in -건데 before the new command."""
+    r = ask(rules_service, "방금 생각난건데 슬랙 알림 1시간 꺼줘", NOW, pending=True,
+            pendingOriginal="밴드 알림 꺼줘봐")
+    assert r.pendingAction == "NEW_REQUEST" and r.ok, r.message
+    assert r.targetFixed is not None and r.targetFixed.name == ["Slack"]
+
+
+def test_a_typo_in_the_polite_ending_asks_only_for_the_time(rules_service) -> None:
+    r = ask(rules_service, "인스타 알림 좀 꺼주세오", NOW)
+    assert not r.ok and r.failReason == "incomplete", r.message
+
+
+def test_asking_the_service_to_confirm_its_own_command_is_a_command(service) -> None:
+    r = ask(service, "카톡 2시간 꺼주는거 맞지", NOW)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["카카오톡"] and r.targetFixed.mute
+
+
+def test_checking_the_schedule_puts_the_answer_off(rules_service) -> None:
+    """"일정 확인 중": the user is still checking; 일정 names no app (Calendar) here."""
+    r = ask(rules_service, "아 잠깐 일정 확인 중", NOW, pending=True, pendingOriginal="카톡 알림 꺼줘")
+    assert r.pendingAction == "UNRESOLVED" and not r.ok, r.message

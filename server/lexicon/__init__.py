@@ -123,15 +123,16 @@ def _english_rules() -> tuple[re.Pattern[str], dict[str, tuple[str, bool]]]:
     return re.compile(rf"(?<![A-Za-z])(?:{body})(?![A-Za-z])", re.IGNORECASE), table
 
 
-_LATIN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]{5,}(?![A-Za-z])")
+_LATIN_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]{4,}(?![A-Za-z])")
 
 
 @cache
 def _english_verbs() -> frozenset[str]:
-    """The one-word English verbs of the rule long enough to be read with a slip (five letters)."""
+    """The one-word English verbs of the rule long enough to be read with a slip (four letters:
+    no swap of "mute" or "stop" is an English word)."""
     _, table = _english_rules()
     return frozenset(
-        w for w, (ko, _glue) in table.items() if ko in ("꺼", "켜") and w.isalpha() and len(w) >= 5
+        w for w, (ko, _glue) in table.items() if ko in ("꺼", "켜") and w.isalpha() and len(w) >= 4
     )
 
 

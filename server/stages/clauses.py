@@ -77,6 +77,8 @@ def asks_about_notifications(text: str) -> bool:
         return False  # "끄면 안 될까?": the condition asks for the verb, a request
     if conditions:
         return True
+    if lexicon.pattern("reading", f"{spec}.asks_whether").search(text.strip()):
+        return True
     if not lexicon.pattern("reading", f"{spec}.question_end").search(text.strip()):
         return False
     return not lexicon.pattern("reading", f"{spec}.request").search(text)
@@ -193,9 +195,12 @@ def _tells_what_was_done(raw: str, rest: str) -> bool:
 
 def _modifies_clause_end(verb: str, following: str) -> bool:
     """A verb in its modifier form ("받는", "끄던") before a word that closes a reason clause
-    ("중이라", "중이라서"): the verb is part of that clause, not the command."""
+    ("중이라", "중이라서"), or that closes it with the verb ("받는 중", "받는 동안"): the verb is
+    part of that clause, not the command."""
     ending = lexicon.pattern("context", "modifier_end.endings", anchored="$")
-    return bool(ending.search(verb)) and ends_reason_clause(following)
+    return bool(ending.search(verb)) and (
+        ends_reason_clause(following) or ends_reason_clause(verb + following)
+    )
 
 
 def joins_commands(raw: str) -> bool:

@@ -135,4 +135,8 @@ class Turn:
 
 
 def _is_question(text: str) -> bool:
-    return text.rstrip().endswith(("?", "？"))
+    """A question mark, or a question whether something is so ("…꺼지는 거 맞지"), typed with or
+    without one."""
+    return text.rstrip().endswith(("?", "？")) or bool(
+        lexicon.pattern("reading", "question_not_request.asks_whether").search(text.strip())
+    )
