@@ -156,9 +156,10 @@ def test_a_keyword_the_model_makes_of_an_unread_word_is_asked_about(
 
 
 def test_a_keyword_the_model_makes_of_a_loose_word_is_no_keyword(table_mapper, default_index) -> None:
-    r = read(table_mapper, "'가격 제안' 오는 당근 알림은 꺼 주실 수 있을까요", default_index)
-    assert "주실" in r.loose_words  # ("있을까요" is filler: the question's own ending)
-    said = ModelAnswer(intent=None, apps=("당근",), keywords=("주실",))
+    r = read(table_mapper, "'가격 제안' 오는 당근 알림은 꺼 주실 수 있을까요 부디", default_index)
+    # ("주실 수 있을까요" is filler: the question's own ending; "부디" (please) stands after it)
+    assert "부디" in r.loose_words
+    said = ModelAnswer(intent=None, apps=("당근",), keywords=("부디",))
     out, _ = combine(r, said, default_index, full=False)
     assert out.content == ("가격 제안",) and not out.unresolved
 

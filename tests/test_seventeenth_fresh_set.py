@@ -102,6 +102,8 @@ def test_no_no_after_the_notifications_is_the_verb(rules_service) -> None:
     [
         ("그건 일단 패스 슬랙 알림 10시까지 꺼", "틱톡 알림 차단"),
         ("딴 얘긴데 30분 동안 슬랙 알림 꺼줘", "쿠팡 알림 좀"),
+        # the earlier command left as it is (no app of it left alone: no update)
+        ("그거는놔두고슬랙알림30분만꺼", "네이버앱알림꺼줘"),
     ],
 )
 def test_passing_on_the_earlier_command_opens_a_new_request(rules_service, text, original) -> None:
@@ -262,3 +264,88 @@ def test_checking_the_schedule_puts_the_answer_off(rules_service) -> None:
     """"일정 확인 중": the user is still checking; 일정 names no app (Calendar) here."""
     r = ask(rules_service, "아 잠깐 일정 확인 중", NOW, pending=True, pendingOriginal="카톡 알림 꺼줘")
     assert r.pendingAction == "UNRESOLVED" and not r.ok, r.message
+
+
+# ------------------------------------------------------------------- natural_ao's first run
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "mute"),
+    [
+        # a near miss in -ㄹ 뻔, glued to the names after it
+        ("사다리올라가다가떨어질뻔인스타랑틱톡알림1시간만꺼", ["Instagram", "TikTok"], True),
+        # "못 씀" in two words
+        ("반죽 치대는 중이라 손 못 씀 유튜브랑 넷플 알림 한시간 꺼줘", ["YouTube", "Netflix"], True),
+        # "…이다" is a statement, not "all" said a second time
+        ("정신없는 월요일이다 슬랙만 받고 나머진 다 꺼줘 오후 3시까지", ["Slack"], False),
+        # "플레이오프" holds no "오프" (off)
+        ("플레이오프 보는 중 유튜브만 받고 나머지 off 밤 12시까지", ["YouTube"], False),
+    ],
+)
+def test_states_and_names_that_hold_a_verb_are_no_verb(rules_service, text, name, mute) -> None:
+    r = ask(rules_service, text, NOW)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == name and r.targetFixed.mute is mute
+    assert r.targetFixed.content == []
+
+
+def test_a_name_misspelt_in_seo_is_no_reason_clause(rules_service) -> None:
+    """"쿠팡무신서…": 무신사 typed with 서 — a clause in -서 had swallowed 쿠팡 and 무신사, a rule
+    over G마켓 alone (a wrong rule); no connective ends in 신서."""
+    r = ask(rules_service, "내일점심1시까지쿠팡무신서지마켓알림받지마", NOW)
+    if r.ok:
+        assert r.targetFixed is not None and r.targetFixed.name == ["쿠팡", "무신사", "G마켓"]
+    else:
+        assert r.failReason == "app_unresolved", r.message
+
+
+def test_a_day_part_said_about_now_is_no_time_of_the_rule() -> None:
+    """"3월 마지막 밤이네": a remark about tonight; the length after it is the rule's time."""
+    p = parse_time("3월 마지막 밤이네 넷플 알림 한시간만 꺼줘", _at("2037-03-31T23:20:00+09:00"))
+    assert p.condition is not None, p.outcome
+    assert p.condition.expires == _at("2037-04-01T00:20:00+09:00")
+
+
+def test_an_ordinal_week_is_a_time_code_cannot_read(rules_service) -> None:
+    r = ask(rules_service, "다다음달 셋째주에 넷플 알림 꺼", NOW)
+    assert not r.ok and r.failReason == "incomplete", r.message
+    r = ask(rules_service, "마지막 주문 알림 2시간 꺼", NOW)  # 주문 (an order), no week
+    assert r.failReason != "incomplete", r.message
+
+
+def test_a_web_address_label_is_named_by_its_first_word(rules_service) -> None:
+    """"Windy.com": the dot before the address's ending joins words as a space does (윈디)."""
+    pilot = device(("Windy.com", "com.windyty.android"), ("카카오톡", "com.kakao.talk"))
+    r = ask(rules_service, "윈디만 받고 나머진 꺼 오후 4시까지", NOW, pilot)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["Windy.com"] and not r.targetFixed.mute
+
+
+def test_leaving_one_app_of_the_earlier_command_alone_updates_it(rules_service) -> None:
+    """"디코는 놔두고 카톡만 꺼": 놔두고 is an exception here, not "leave it" (a cancel)."""
+    r = ask(rules_service, "디코는 놔두고 카톡만 꺼 오후 다섯시까지", NOW, pending=True,
+            pendingOriginal="디코랑 카톡 알림 끄기")
+    assert r.pendingAction == "UPDATE" and r.ok, r.message
+    assert r.targetFixed is not None and r.targetFixed.name == ["카카오톡"] and r.targetFixed.mute
+
+
+@pytest.mark.parametrize(("text", "action"), [("접을게요", "CANCEL"), ("그냥 놔둬", "CANCEL")])
+def test_folding_the_request_cancels_it(rules_service, text, action) -> None:
+    r = ask(rules_service, text, NOW, pending=True, pendingOriginal="유튜브 뮤직 알림 끄고 싶은데")
+    assert r.pendingAction == action, r.message
+
+
+def test_then_between_a_delay_and_a_length_is_no_word_to_ask_about(rules_service) -> None:
+    r = ask(rules_service, "20분있다가그담에2시간", NOW, pending=True,
+            pendingOriginal="'광고' 들어간 알림 막아줘")
+    assert r.ok and r.condition is not None, r.message
+    assert r.condition.delivery == "2037-03-09T20:00:00+09:00"
+    assert r.condition.expires == "2037-03-09T22:00:00+09:00"
+
+
+@pytest.mark.parametrize(
+    "text", ["혹시 틱톡 알림 좀 꺼 주실 수 있어요?", "틱톡 알림 꺼 주새용", "틱톡 알림 좀 꺼줘 봐"]
+)
+def test_polite_and_misspelt_endings_ask_only_for_the_time(rules_service, text) -> None:
+    r = ask(rules_service, text, NOW)
+    assert not r.ok and r.failReason == "incomplete", r.message

@@ -485,8 +485,9 @@ def _label_parts(label: str) -> tuple[str, ...]:
     Garmin Connect) or without its brand ("Acrobat" of Adobe Acrobat): four letters or more, none
     an ordinary word of labels (label_part_stop). Cached: asked for every installed app for each
     word no table knows."""
-    # A hyphen joins words as a space does ("Subsurface-mobile": "Subsurface").
-    ws = re.split(r"\s+|-(?=[A-Za-z])", label.strip())
+    # A hyphen joins words as a space does ("Subsurface-mobile": "Subsurface"), and so does the
+    # dot before a web address's ending ("Windy.com": "Windy").
+    ws = re.split(r"\s+|-(?=[A-Za-z])|\.(?=(?:com|net|org|io|co|app)$)", label.strip())
     if len(ws) < 2 or not re.fullmatch(r"[A-Za-z0-9 .&'+-]+", label):
         return ()
     stop = lexicon.words("markers", "label_part_stop")

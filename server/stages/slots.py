@@ -328,8 +328,11 @@ class RuleSlotReader:
             d.read_again(ws, i - 1, whole)  # "구글 문서": one label, "구글" its first word
             return self._keep_out_read_again(ws, i, d)
         nxt = next((x.text for x in ws[i + 1 :] if x.text), "")
-        if key == "수" and nxt.startswith(("있", "없")):
-            d.mark(w.start, w.end, "filler")  # "꺼주실 수 있나요": can you, not a word of the rule
+        after = next((x.text for x in ws[i + 2 :] if x.text), "")
+        if (key == "수" and nxt.startswith(("있", "없"))) or (
+            key in ("주실", "해주실") and nxt == "수" and after.startswith(("있", "없"))
+        ):
+            d.mark(w.start, w.end, "filler")  # "꺼 주실 수 있나요": can you, not a word of the rule
             return
         markers = (lexicon.pattern("markers", "except"), lexicon.pattern("markers", "keep"))
         tail = lexicon.pattern("markers", "except_before_tail")

@@ -25,7 +25,7 @@ from notillm_local.stages.timeparse.vocabulary import (
 # own (flagged beside a time or before a time marker); weak ones only when right beside a time.
 _UNREAD_STRONG = re.compile(
     rf"격주|다다음\s*(?:주|달)?|(?<![가-힣])말\s*(?:쯤|께|경)|말일|월말|월초|(?<=[주달])\s*(?:초반|중반|후반)|연말|연초|초순|중순|하순|주초|매달|매월|매년"
-    rf"|반나절|한나절|분기|(?:이|요|그)\s*맘\s*때"
+    rf"|반나절|한나절|분기|(?:이|요|그)\s*맘\s*때|{_ORD_RE}\s*주(?=$|[^가-힣]|에|엔|부터|까지|동안|내내)"
     rf"|(?<![가-힣\d])시간\s*반|(?<![가-힣\d])시반|{_HOLIDAYS}|{_en_alt(_EN['time_zones'])}"
 )
 _WEAK_WORDS = (
@@ -94,6 +94,8 @@ def _unread(scan: str, tokens: Sequence[_Token]) -> list[tuple[int, int]]:
 
 # A remark closes with 이네/인데… or a break in the message ("올해 마지막 밤.. 늦잠 잘 거니까 …").
 _REMARK_BREAK = re.compile(r"\s*(?:\.{2,}|…+|~+|!+|ㅠ+|ㅜ+|ㅋ+|ㅎ+)")
+# "3월 마지막 밤이네": a day part glued to the remark's ending is no time token of its own.
+_DAYPART_OF_REMARK = re.compile(r"\s*(?:밤|낮|아침|저녁|새벽)(?=이네|인데|이야|이라|이니|이잖아|임(?![가-힣]))")
 
 
 def _said_about_now(
@@ -112,6 +114,8 @@ def _said_about_now(
             if t.start >= end and not scan[end : t.start].strip() and t.role is _Role.AT and not t.mark:
                 beside.append(t)
                 end = t.end
+        if not beside and (part := _DAYPART_OF_REMARK.match(scan, end)):
+            end = part.end()
         if not (_REMARK_AFTER.match(scan, end) or _REMARK_BREAK.match(scan, end)):
             kept.append((a, b))
             continue
