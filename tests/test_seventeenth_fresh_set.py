@@ -349,3 +349,77 @@ def test_then_between_a_delay_and_a_length_is_no_word_to_ask_about(rules_service
 def test_polite_and_misspelt_endings_ask_only_for_the_time(rules_service, text) -> None:
     r = ask(rules_service, text, NOW)
     assert not r.ok and r.failReason == "incomplete", r.message
+
+
+# ------------------------------------------------------------------- natural_ap's first run
+
+
+def test_a_context_word_typed_onto_an_app_does_not_swallow_it(rules_service) -> None:
+    """"회의만4개임팀즈만받고…": the word opens with 회의 (a context word); read as context whole,
+    it swallowed 팀즈 and the rule let every app through (a wrong rule). Now it is asked about."""
+    r = ask(rules_service, "ㅋㅋ회의만3개임팀즈만받고나머지다꺼정오까지", NOW)
+    if r.ok:
+        assert r.targetFixed is not None and r.targetFixed.name == ["Microsoft Teams"], r.targetFixed
+    else:
+        assert r.failReason == "app_unresolved", r.message
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "mute"),
+    [
+        ("한 주 끝났다 ㅎㅎ 밤 11시까지 슬랙 팀즈 알림 꺼", ["Slack", "Microsoft Teams"], True),
+        ("잠이 안 와서 뒹굴뒹굴 유튜브 말고 나머지 다 꺼 새벽 3시까지", ["YouTube"], False),
+        ("이제 좀 쉬자 한 시간 동안 카톡이랑 문자 꺼", ["카카오톡", "메시지"], True),
+        ("야식 좀 참아보자 배민 쿠팡이츠 알림 이틀동안 꺼줘", ["배달의민족", "쿠팡이츠"], True),
+    ],
+)
+def test_a_week_that_is_over_a_mimetic_word_and_a_proposal_are_context(
+    rules_service, text, name, mute
+) -> None:
+    r = ask(rules_service, text, NOW)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == name and r.targetFixed.mute is mute
+    assert r.targetFixed.content == []
+
+
+def test_two_glued_verbs_joined_by_myeonseo_are_a_conflict(rules_service) -> None:
+    """"끄면서켜줘": the respacer had read "켜" as an ending of "끄면서" (one verb, a mute rule)."""
+    r = ask(rules_service, "넷플알림30분동안끄면서켜줘", NOW)
+    assert not r.ok and r.failReason == "conflict", r.message
+
+
+@pytest.mark.parametrize("text", ["알림꺼두면나중에한꺼번에알려줘?", "카톡 켜두면 배터리 많이 닳아?"])
+def test_a_condition_with_a_two_word_verb_asks_about_notifications(rules_service, text) -> None:
+    r = ask(rules_service, text, NOW)
+    assert not r.ok and r.failReason == "chitchat", r.message
+
+
+def test_separately_opens_a_new_request(rules_service) -> None:
+    r = ask(rules_service, "그거랑 별개로 '당첨' 들어간 문자 2시간 꺼줘", NOW, pending=True,
+            pendingOriginal="토스 알림 그만 오게 해줘")
+    assert r.pendingAction == "NEW_REQUEST" and r.ok, r.message
+    assert r.targetFixed is not None and r.targetFixed.content == ["당첨"]
+
+
+@pytest.mark.parametrize(
+    ("text", "original"),
+    [("매일 밤 11시부터 새벽 1시까지요", "넷플 알림 너무 시끄러워 꺼줄래"), ("세시간으로", "인스타 알림 좀 끄고 싶어졌어")],
+)
+def test_a_state_in_the_earlier_command_is_no_app(rules_service, text, original) -> None:
+    r = ask(rules_service, text, NOW, pending=True, pendingOriginal=original)
+    assert r.pendingAction == "CONTINUE" and r.ok, r.message
+
+
+@pytest.mark.parametrize("text", ["주말마다 아침 7시부터 9시까지 알림 젼부 꺼줘", "40분간모든알림차딘"])
+def test_misspelt_all_and_block(rules_service, text) -> None:
+    r = ask(rules_service, text, NOW)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.all and r.targetFixed.mute
+
+
+def test_an_app_named_like_a_proposal_stays_an_app(rules_service) -> None:
+    """"야놀자" (an app) ends like a proposal in -자; only 쉬자, 참자, 버티자, …아 보자 close a clause."""
+    traveller = device(("야놀자", "com.cultsotry.yanolja.nativeapp"), ("카카오톡", "com.kakao.talk"))
+    r = ask(rules_service, "숙소예약끝났으니까야놀자알림일주일꺼줘", NOW, traveller)
+    assert r.ok and r.targetFixed is not None, r.message
+    assert r.targetFixed.name == ["야놀자"]

@@ -71,6 +71,8 @@ from notillm_local.stages.words import (
     words,
 )
 
+# "뒹굴뒹굴", "꾸벅꾸벅": two syllables said twice, a word of manner that names nothing.
+_MIMETIC = re.compile(r"([가-힣]{2})\1")
 _COUNT = re.compile(r"[0-9]+|(?:[0-9]+|한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s*개")
 
 
@@ -347,7 +349,7 @@ class RuleSlotReader:
         ):
             d.mark(w.start, w.end, "filler", "exception")
             return
-        if in_reason or _is_context_word(raw) or (
+        if in_reason or (_is_context_word(raw) and not self._names_app_after(raw, installed)) or (
             ends_reason_clause(raw, words_after(ws, i)) and not joins_commands(raw)
             and not misspelt_app_before_notification(self._mapper, ws, i, installed)
         ):
@@ -384,7 +386,9 @@ class RuleSlotReader:
             return
         # A bare number or a count of the apps just named ("6개 다 꺼줘", "두개 다").
         prev = ws[i - 1].text if i else ""
-        if _COUNT.fullmatch(key) or lexicon.pattern("filler", "emoticon").fullmatch(raw) or (
+        if _COUNT.fullmatch(key) or _MIMETIC.fullmatch(key) or lexicon.pattern(
+            "filler", "emoticon"
+        ).fullmatch(raw) or (
             _COUNT.fullmatch(f"{key} {strip_suffixes(nxt)}") or _COUNT.fullmatch(f"{prev} {key}")
         ):  # "이 세 개만 살려 두고": the count, spaced, of the apps just named
             return d.mark(w.start, w.end, "filler")
@@ -501,6 +505,17 @@ class RuleSlotReader:
             for s in d.spans
         ]
 
+    def _names_app_after(self, raw: str, installed: InstalledIndex) -> bool:
+        """A context word typed onto more words among which the table names an app
+        ("회의만4개임팀즈만"): the word is no context as a whole — read so, it swallowed 팀즈."""
+        head = _context_word_at_start(raw)
+        if head is None or len(raw) - head.end() < 2:
+            return False
+        return any(
+            start >= len(normalise(head.group(0))) and isinstance(found, AppMatch)
+            for start, _, found in self._mapper.names_inside(normalise(raw), installed)
+        )
+
     @staticmethod
     def _keep_out_read_again(ws: list[Word], i: int, d: Draft) -> None:
         """A label of two words read again from its first word (word `i` - 1) and its rest (word
@@ -563,6 +578,10 @@ def _predicate_start(text: str, ws: list[Word]) -> int:
         if w.end > at:
             return k
     return len(ws)
+
+
+def _context_word_at_start(raw: str) -> re.Match[str] | None:
+    return lexicon.pattern("context", "context_word", anchored="^").search(raw)
 
 
 def _is_context_word(raw: str) -> bool:

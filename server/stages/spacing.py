@@ -228,12 +228,15 @@ class Respacer:
                 out.append((end, _SHORT if end - i == 1 else _OTHER, _KNOWN))
             if word in self._particles:
                 out.append((end, _PARTICLE_K, _PARTICLE))
-        for rx in (self._mute, self._allow):
+        verbs = (self._mute, self._allow)
+        for rx in verbs:
             m = rx.match(run, i)
             if m and m.end() > i:
                 end = m.end()
                 out.append((end, _VERB, _KNOWN))
                 while end < n and run[end] in _ENDING_CHARS:
+                    if run[end - 2 : end] == "면서" and any(r.match(run, end) for r in verbs):
+                        break  # "끄면서켜줘": two verbs, the second no ending of the first
                     end += 1
                     out.append((end, _VERB, _KNOWN))
         return out

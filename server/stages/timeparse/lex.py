@@ -125,8 +125,10 @@ def _build_master(english: bool) -> re.Pattern[str]:
                 # "반 시간만" (half an hour): 반 in front, where "1시간 반" puts it after.
                 # Glued text puts a word before it ("알림반시간"); "절반", "일반", "과반" are others.
                 r"(?P<halfhour>(?<![\d절일과후전초중위상하월])반\s*시간(?!표))",
-                # "4년에 한 번 오는 생일": how often something comes, not how long the rule lasts.
-                rf"(?P<dur>(?<![\d.:])(?P<dn>{_NUM_RE})\s*(?P<du>{unit})(?!\s*에\s*(?:한|두|세|[1-3])\s*번))",
+                # "4년에 한 번 오는 생일": how often something comes, not how long the rule lasts;
+                # "한 주 끝났다": a stretch that is over, said about now.
+                rf"(?P<dur>(?<![\d.:])(?P<dn>{_NUM_RE})\s*(?P<du>{unit})"
+                r"(?!\s*에\s*(?:한|두|세|[1-3])\s*번|\s*(?:이|가)?\s*(?:다\s*)?끝(?:났|남|이야|임)))",
                 # Years and months are counted in Sino-Korean numbers: "일년", "이개월" always.
                 r"(?P<dursmall>(?<![가-힣\d])(?P<ds_n>[일이구])\s*(?P<ds_u>분|초|년|개월)"
                 r"(?=\s*(?:안|내|동안|간|뒤|후|만에)|(?<=[년월])))",
