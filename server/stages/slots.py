@@ -330,10 +330,7 @@ class RuleSlotReader:
             d.read_again(ws, i - 1, whole)  # "구글 문서": one label, "구글" its first word
             return self._keep_out_read_again(ws, i, d)
         nxt = next((x.text for x in ws[i + 1 :] if x.text), "")
-        after = next((x.text for x in ws[i + 2 :] if x.text), "")
-        if (key == "수" and nxt.startswith(("있", "없"))) or (
-            key in ("주실", "해주실") and nxt == "수" and after.startswith(("있", "없"))
-        ):
+        if _asks_can_you(key, nxt, next((x.text for x in ws[i + 2 :] if x.text), "")):
             d.mark(w.start, w.end, "filler")  # "꺼 주실 수 있나요": can you, not a word of the rule
             return
         markers = (lexicon.pattern("markers", "except"), lexicon.pattern("markers", "keep"))
@@ -585,4 +582,14 @@ def _context_word_at_start(raw: str) -> re.Match[str] | None:
 
 
 def _is_context_word(raw: str) -> bool:
-    return bool(lexicon.pattern("context", "context_word", anchored="^").search(raw))
+    return _context_word_at_start(raw) is not None
+
+
+def _asks_can_you(key: str, nxt: str, after: str) -> bool:
+    """Whether the word `key` (then `nxt`, `after`) is part of "…수 있나요" asking the service, or
+    the auxiliary before it ("꺼 주실 수 있어요"), as `filler.can_you` lists them."""
+    noun = lexicon.raw_words("filler", "can_you.noun")[0]
+    verbs = lexicon.raw_words("filler", "can_you.verbs")
+    return (key == noun and nxt.startswith(verbs)) or (
+        key in lexicon.raw_words("filler", "can_you.aux") and nxt == noun and after.startswith(verbs)
+    )
